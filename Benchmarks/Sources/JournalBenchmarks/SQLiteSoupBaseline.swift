@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import SyncCore
+
+/// SmartStore's storage layout in SQLite, through GRDB: one table per soup with the record as
+/// a JSON text column and one indexed column per index spec. The baseline the soups must beat.
+struct SQLiteSoupBaseline {
+    let queue: DatabaseQueue
+
+    init(path: String) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE TABLE_1 (id INTEGER PRIMARY KEY AUTOINCREMENT, soup TEXT, created INTEGER,
+                      lastModified INTEGER, TABLE_1_0 TEXT, TABLE_1_1 TEXT, TABLE_1_2 INTEGER, TABLE_1_3 REAL);
+                    CREATE INDEX TABLE_1_0_idx ON TABLE_1 (TABLE_1_0);
+                    CREATE INDEX TABLE_1_1_idx ON TABLE_1 (TABLE_1_1);
+                    CREATE INDEX TABLE_1_2_idx ON TABLE_1 (TABLE_1_2);
+                    CREATE INDEX TABLE_1_3_idx ON TABLE_1 (TABLE_1_3);
+                    """)
+        }
+    }
+
+    func insert(_ records: [JSONValue], modified: Int64) throws {
+        try queue.write { db in
+            let statement = try db.makeStatement(
+                sql: """
+                    INSERT INTO TABLE_1 (soup, created, lastModified, TABLE_1_0, TABLE_1_1, TABLE_1_2, TABLE_1_3)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """)
+            for record in records {
+                try statement.execute(arguments: [
+                    record.serializedString, modified, modified, record["Id"]?.string, record["Name"]?.string,
+                    record["AnnualRevenue"]?.number?.int64Value, record["Rating"]?.number?.doubleValue,
+                ])
+            }
+        }
+    }
+
+    /// The record whose `Id` is `id`, parsed, as SmartStore returns it.
+    func lookup(id: String) throws -> JSONValue? {
+        let text = try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT soup FROM TABLE_1 WHERE TABLE_1_0 = ?", arguments: [id])
+        }
+        return try text.map { try JSONValue(parsing: $0) }
+    }
+
+    /// 100 records with `AnnualRevenue ≥ low`, ascending.
+    func rangePage(from low: Int64) throws -> [JSONValue] {
+        let texts = try queue.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT soup FROM TABLE_1 WHERE TABLE_1_2 >= ? ORDER BY TABLE_1_2 LIMIT 100", arguments: [low])
+        }
+        return try texts.map { try JSONValue(parsing: $0) }
+    }
+}

@@ -1,0 +1,163 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// SyncJournal: Salesforce Mobile Sync behaviour on an event-sourced LMDB journal.
+// The layers depend one way; docs/architecture.md draws them.
+
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "SyncJournal",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SyncCore", targets: ["SyncCore"]),
+        .library(name: "LMDBStore", targets: ["LMDBStore"]),
+        .library(name: "EventJournal", targets: ["EventJournal"]),
+        .library(name: "SyncTesting", targets: ["SyncTesting"]),
+        .executable(name: "msync", targets: ["msync"]),
+        .executable(name: "journal-replay", targets: ["journal-replay"]),
+        .library(name: "SalesforceAPI", targets: ["SalesforceAPI"]),
+        .library(name: "SalesforceSimulator", targets: ["SalesforceSimulator"]),
+        .library(name: "Soups", targets: ["Soups"]),
+        .executable(name: "salesforce-simulator", targets: ["salesforce-simulator"]),
+        .library(name: "MobileSync", targets: ["MobileSync"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird's own dependencies, named because the simulator imports NIOCore and HTTPTypes.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        // MARK: - Foundations
+        .target(name: "SyncCore"),
+        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore"]),
+
+        // MARK: - Storage: LMDB and the event journal
+        .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        .target(name: "LMDBStore", dependencies: ["CLMDB"]),
+        .target(name: "EventJournal", dependencies: ["LMDBStore", "SyncCore", logging]),
+        .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "SyncCore", "SyncTesting"]),
+        .testTarget(
+            name: "EventJournalTests",
+            dependencies: ["EventJournal", "LMDBStore", "SyncCore", "SyncTesting", logging]
+        ),
+        // A child process for the crash-safety tests: it appends until it is killed.
+        .executableTarget(
+            name: "journal-crash-writer",
+            dependencies: ["EventJournal", "SyncCore", "SyncTesting", logging],
+            path: "Tests/JournalCrashWriter"
+        ),
+
+        // MARK: - Tools
+        // What both command-line tools share (progress display); Foundation only.
+        .target(name: "ToolSupport"),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
+        .executableTarget(
+            name: "journal-replay",
+            dependencies: [
+                "EventJournal", "LMDBStore", "MobileSync", "Soups", "SyncCore", "SyncTesting", "ToolSupport",
+                argumentParser, logging,
+            ],
+            path: "Tools/journal-replay"
+        ),
+        .executableTarget(
+            name: "msync",
+            dependencies: [
+                "EventJournal", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "SyncCore",
+                "ToolSupport",
+                argumentParser, logging,
+            ],
+            path: "Tools/msync",
+            // The demo's userstore.json and usersyncs.json.
+            resources: [.copy("Resources/userstore.json"), .copy("Resources/usersyncs.json")]
+        ),
+
+        // MARK: - End-to-end tests of the executables
+        .testTarget(
+            name: "ToolTests",
+            dependencies: [
+                "EventJournal", "LMDBStore", "SyncCore", "SyncTesting", "journal-replay", "msync",
+                "salesforce-simulator",
+            ]
+        ),
+
+        // MARK: - Style
+        .testTarget(name: "TidyTests"),
+
+        // MARK: - Salesforce (client and simulator)
+        .target(name: "SalesforceAPI", dependencies: ["SyncCore", logging]),
+        .target(
+            name: "SalesforceSimulator",
+            dependencies: [
+                "SalesforceAPI", "SyncCore", logging,
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [.copy("Resources/demo-org.json")]
+        ),
+        .executableTarget(
+            name: "salesforce-simulator",
+            dependencies: ["SalesforceSimulator", "SyncCore", argumentParser, logging],
+            path: "Tools/salesforce-simulator"
+        ),
+        .testTarget(
+            name: "SalesforceAPITests",
+            dependencies: [
+                "SalesforceAPI", "SalesforceSimulator", "SyncCore", logging,
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SalesforceSimulatorTests",
+            dependencies: ["SalesforceSimulator", "SalesforceAPI", "SyncCore", logging]
+        ),
+
+        // MARK: - Soups
+        .target(name: "Soups", dependencies: ["EventJournal", "LMDBStore", "SyncCore"]),
+        .testTarget(
+            name: "SoupsTests",
+            dependencies: ["Soups", "EventJournal", "LMDBStore", "SyncCore", "SyncTesting", logging]),
+
+        // MARK: - Mobile Sync
+        .target(
+            name: "MobileSync",
+            dependencies: ["EventJournal", "LMDBStore", "SalesforceAPI", "Soups", "SyncCore", logging]
+        ),
+        .testTarget(
+            name: "MobileSyncTests",
+            dependencies: [
+                "MobileSync", "EventJournal", "SalesforceAPI", "SalesforceSimulator", "Soups", "SyncCore",
+                "SyncTesting",
+                logging,
+            ]
+        ),
+
+        // MARK: - Test support
+        .target(
+            name: "SyncTesting",
+            dependencies: [
+                "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "SyncCore",
+                logging,
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Strict settings for every target of ours, applied in one place so no target is forgotten.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(contentsOf: [
+        .treatAllWarnings(as: .error),
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .define("SYNC_INTERNAL_CHECKS", .when(configuration: .debug)),
+    ])
+    target.swiftSettings = settings
+}

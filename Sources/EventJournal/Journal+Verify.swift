@@ -1,0 +1,103 @@
+public import Foundation
+import LMDBStore
+import Synchronization
+
+extension Journal {
+    /// Checks the journal and its projections.
+    ///
+    /// Reads every entry (checking each checksum and that no sequence is missing), folds them
+    /// into fresh projections in a scratch environment, and compares every projection
+    /// database and the kind counts key by key with the stored state. Everything is read from
+    /// one snapshot, so appends may continue meanwhile.
+    /// - Parameter scratchDirectory: where to build the scratch environment; a new directory in
+    ///   the system's temporary directory by default. It is removed afterwards.
+    /// - Returns: the first divergent key of each database that differs.
+    /// - Throws: ``JournalError/Code/corruptEntry`` or ``JournalError/Code/gap`` for a damaged
+    ///   journal, naming the sequence.
+    public func verify(
+        scratchDirectory: URL? = nil, progress: ((_ folded: UInt64, _ total: UInt64) -> Void)? = nil
+    ) throws -> VerificationReport {
+        let scratch = scratchDirectory ?? Self.scratchDirectoryURL()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var scratchOptions = EnvironmentOptions()
+        scratchOptions.flushesOnCommit = false
+        scratchOptions.namedDatabaseCountMax = options.environment.namedDatabaseCountMax
+        return try Self.guarded("cannot verify the journal") {
+            let destination = try Environment(directory: scratch, options: scratchOptions)
+            return try read { reader in
+                let last = try reader.lastSequence
+                let folded = try fold(from: reader, upTo: last, into: destination, progress: progress)
+                var divergences: [VerificationReport.Divergence] = []
+                try destination.read { rebuilt in
+                    for name in projectionDatabases.keys.sorted() {
+                        guard let storedDatabase = projectionDatabases[name],
+                            let rebuiltDatabase = folded.databases[name]
+                        else { continue }
+                        if let divergence = try Self.firstDivergence(
+                            name, stored: (reader.transaction, storedDatabase), rebuilt: (rebuilt, rebuiltDatabase))
+                        {
+                            divergences.append(divergence)
+                        }
+                    }
+                }
+                if let divergence = try kindCountDivergence(reader, expected: folded.kindCounts) {
+                    divergences.append(divergence)
+                }
+                return VerificationReport(lastSequence: last, divergences: divergences)
+            }
+        }
+    }
+
+    private func kindCountDivergence(_ reader: JournalReader, expected: [JournalEntry.Kind: UInt64]) throws
+        -> VerificationReport.Divergence?
+    {
+        let stored = try reader.kindCounts()
+        for kind in Set(stored.keys).union(expected.keys).sorted() where stored[kind] != expected[kind] {
+            return VerificationReport.Divergence(
+                database: Self.kindsDatabaseName, key: Array(kind.rawValue.utf8),
+                stored: stored[kind].map(SequenceKey.encode), rebuilt: expected[kind].map(SequenceKey.encode))
+        }
+        return nil
+    }
+
+    /// Walks two databases in key order together and returns the first key where they differ.
+    static func firstDivergence(
+        _ name: String, stored: (Transaction, Database), rebuilt: (Transaction, Database)
+    ) throws -> VerificationReport.Divergence? {
+        try stored.0.withCursor(stored.1) { storedCursor in
+            try rebuilt.0.withCursor(rebuilt.1) { rebuiltCursor in
+                var left = try storedCursor.first()
+                var right = try rebuiltCursor.first()
+                while left != nil || right != nil {
+                    switch (left, right) {
+                    case (let l?, let r?) where l.key == r.key:
+                        if l.value != r.value {
+                            return .init(database: name, key: l.key, stored: l.value, rebuilt: r.value)
+                        }
+                        left = try storedCursor.next()
+                        right = try rebuiltCursor.next()
+                    case (let l?, let r?):
+                        return l.key.lexicographicallyPrecedes(r.key)
+                            ? .init(database: name, key: l.key, stored: l.value, rebuilt: nil)
+                            : .init(database: name, key: r.key, stored: nil, rebuilt: r.value)
+                    case (let l?, nil):
+                        return .init(database: name, key: l.key, stored: l.value, rebuilt: nil)
+                    case (nil, let r?):
+                        return .init(database: name, key: r.key, stored: nil, rebuilt: r.value)
+                    case (nil, nil):
+                        return nil
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// A fresh directory name under the system's temporary directory. The process id and a
+    /// counter make it unique without randomness.
+    static func scratchDirectoryURL() -> URL {
+        let serial = scratchCounter.add(1, ordering: .relaxed).newValue
+        return FileManager.default.temporaryDirectory.appendingPathComponent(
+            "syncjournal-scratch-\(ProcessInfo.processInfo.processIdentifier)-\(serial)", isDirectory: true)
+    }
+}

@@ -1,0 +1,218 @@
+import SyncCore
+
+// The binary envelope of a stored entry. docs/journal-format.md describes it byte by byte;
+// change both together and bump `envelopeVersion`.
+extension JournalEntry {
+    /// The envelope layout this build writes.
+    static let envelopeVersion: UInt8 = 1
+
+    private enum HeaderType: UInt8 {
+        case string = 1
+        case integer = 2
+        case bool = 3
+    }
+
+    /// Checks the rules an entry must meet before it is written.
+    static func validate(_ draft: Draft) throws(JournalError) {
+        let kindLength = draft.kind.rawValue.utf8.count
+        guard kindLength > 0, kindLength <= kindLengthMax else {
+            throw JournalError(.invalidEntry, "an entry kind must be 1 to \(kindLengthMax) bytes, got \(kindLength)")
+        }
+        guard draft.header.count <= headerFieldCountMax else {
+            throw JournalError(.invalidEntry, "an entry may carry at most \(headerFieldCountMax) header fields")
+        }
+        for name in draft.header.keys {
+            let length = name.utf8.count
+            guard length > 0, length <= headerNameLengthMax else {
+                throw JournalError(
+                    .invalidEntry, "header field name '\(name)' must be 1 to \(headerNameLengthMax) bytes")
+            }
+        }
+        guard draft.payload.count <= payloadSizeMaxBytes else {
+            throw JournalError(.invalidEntry, "payload of \(draft.payload.count) bytes exceeds \(payloadSizeMaxBytes)")
+        }
+        if draft.payloadFormat == .json {
+            do {
+                _ = try JSONValue(parsing: draft.payload)
+            } catch {
+                throw JournalError(
+                    .invalidEntry, "a JSON payload of kind \(draft.kind) is not JSON: \(error)", cause: error)
+            }
+        }
+    }
+
+    /// Encodes the entry as its stored envelope, checksum last.
+    ///
+    /// - Complexity: O(payload size).
+    func envelope() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(40 + kind.rawValue.utf8.count + payload.count + header.count * 24)
+        bytes.append(Self.envelopeVersion)
+        bytes.append(payloadFormat.rawValue)
+        bytes.appendLittleEndian(sequence)
+        bytes.appendLittleEndian(UInt64(bitPattern: timestamp.millisecondsSinceEpoch))
+        bytes.append(UInt8(kind.rawValue.utf8.count))
+        bytes.append(contentsOf: kind.rawValue.utf8)
+        bytes.appendLittleEndian(UInt16(header.count))
+        // Fields in name order, so equal entries have equal bytes.
+        for name in header.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            bytes.append(UInt8(name.utf8.count))
+            bytes.append(contentsOf: name.utf8)
+            switch header[name] {
+            case .string(let value):
+                bytes.append(HeaderType.string.rawValue)
+                bytes.appendLittleEndian(UInt32(value.utf8.count))
+                bytes.append(contentsOf: value.utf8)
+            case .integer(let value):
+                bytes.append(HeaderType.integer.rawValue)
+                bytes.appendLittleEndian(UInt64(bitPattern: value))
+            case .bool(let value):
+                bytes.append(HeaderType.bool.rawValue)
+                bytes.append(value ? 1 : 0)
+            case nil:
+                preconditionFailure("header key without value")
+            }
+        }
+        bytes.appendLittleEndian(UInt32(payload.count))
+        bytes.append(contentsOf: payload)
+        bytes.appendLittleEndian(CRC32C.checksum(bytes))
+        return bytes
+    }
+
+    /// Decodes and checks a stored envelope.
+    ///
+    /// - Parameter expectedSequence: the key it was stored under; the envelope must agree.
+    /// - Throws: ``JournalError/Code/corruptEntry`` naming the sequence when the checksum, the
+    ///   layout or the sequence is wrong.
+    init(envelope bytes: UnsafeRawBufferPointer, expectedSequence: UInt64) throws(JournalError) {
+        func corrupt(_ reason: String) -> JournalError {
+            JournalError(
+                .corruptEntry, "journal entry \(expectedSequence) is corrupt: \(reason)", sequence: expectedSequence)
+        }
+        guard bytes.count >= 4 + 23 else { throw corrupt("only \(bytes.count) bytes") }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.count - 4)])
+        let storedChecksum = bytes.loadLittleEndianUInt32(at: bytes.count - 4)
+        guard CRC32C.checksum(body) == storedChecksum else { throw corrupt("checksum mismatch") }
+        var reader = EnvelopeReader(bytes: body)
+        guard let version = reader.byte(), version == Self.envelopeVersion else {
+            throw corrupt("envelope version \(body[0]) is not \(Self.envelopeVersion)")
+        }
+        guard let formatByte = reader.byte(), let format = PayloadFormat(rawValue: formatByte),
+            let sequence = reader.uint64(), let timestamp = reader.uint64(),
+            let kindLength = reader.byte(), let kind = reader.string(count: Int(kindLength)),
+            let fieldCount = reader.uint16()
+        else { throw corrupt("truncated fixed fields") }
+        guard sequence == expectedSequence else { throw corrupt("it says it is entry \(sequence)") }
+        var header: [String: HeaderValue] = [:]
+        for _ in 0..<fieldCount {
+            guard let nameLength = reader.byte(), let name = reader.string(count: Int(nameLength)),
+                let typeByte = reader.byte(), let type = HeaderType(rawValue: typeByte)
+            else { throw corrupt("malformed header field") }
+            switch type {
+            case .string:
+                guard let length = reader.uint32(), let value = reader.string(count: Int(length)) else {
+                    throw corrupt("malformed header field \(name)")
+                }
+                header[name] = .string(value)
+            case .integer:
+                guard let value = reader.uint64() else { throw corrupt("malformed header field \(name)") }
+                header[name] = .integer(Int64(bitPattern: value))
+            case .bool:
+                guard let value = reader.byte(), value <= 1 else { throw corrupt("malformed header field \(name)") }
+                header[name] = .bool(value == 1)
+            }
+        }
+        guard let payloadLength = reader.uint32(), let payload = reader.bytes(count: Int(payloadLength)),
+            reader.isAtEnd
+        else { throw corrupt("payload length disagrees with the entry size") }
+        self.init(
+            sequence: sequence, kind: Kind(rawValue: kind),
+            timestamp: WallTime(millisecondsSinceEpoch: Int64(bitPattern: timestamp)), header: header,
+            payload: payload, payloadFormat: format)
+    }
+
+    /// The checksum stored at the end of an envelope.
+    static func storedChecksum(ofEnvelope bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBytes { $0.loadLittleEndianUInt32(at: $0.count - 4) }
+    }
+}
+
+/// Reads fields off an envelope, returning `nil` instead of reading past its end.
+private struct EnvelopeReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    var isAtEnd: Bool {
+        offset == bytes.count
+    }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func uint16() -> UInt16? {
+        guard offset + 2 <= bytes.count else { return nil }
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) | UInt16(bytes[offset + 1]) << 8
+    }
+
+    mutating func uint32() -> UInt32? {
+        guard offset + 4 <= bytes.count else { return nil }
+        defer { offset += 4 }
+        return bytes.loadLittleEndianUInt32(at: offset)
+    }
+
+    mutating func uint64() -> UInt64? {
+        guard offset + 8 <= bytes.count else { return nil }
+        defer { offset += 8 }
+        return UInt64(bytes.loadLittleEndianUInt32(at: offset))
+            | UInt64(bytes.loadLittleEndianUInt32(at: offset + 4)) << 32
+    }
+
+    mutating func bytes(count: Int) -> [UInt8]? {
+        guard count >= 0, offset + count <= bytes.count else { return nil }
+        defer { offset += count }
+        return Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
+    }
+
+    mutating func string(count: Int) -> String? {
+        guard let raw = bytes(count: count) else { return nil }
+        return String(validating: raw, as: UTF8.self)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    func loadLittleEndianUInt32(at offset: Int) -> UInt32 {
+        UInt32(self[offset]) | UInt32(self[offset + 1]) << 8 | UInt32(self[offset + 2]) << 16
+            | UInt32(self[offset + 3]) << 24
+    }
+}
+
+extension [UInt8] {
+    mutating func appendLittleEndian<T: FixedWidthInteger>(_ value: T) {
+        var value = value.littleEndian
+        Swift.withUnsafeBytes(of: &value) { append(contentsOf: $0) }
+    }
+
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+        var value = value.bigEndian
+        Swift.withUnsafeBytes(of: &value) { append(contentsOf: $0) }
+    }
+}
+
+/// Journal keys: the sequence number big-endian, so LMDB's byte order is numeric order.
+enum SequenceKey {
+    static func encode(_ sequence: UInt64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8)
+        bytes.appendBigEndian(sequence)
+        return bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) -> UInt64? {
+        guard bytes.count == 8 else { return nil }
+        return bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}

@@ -1,0 +1,87 @@
+/// An error from the journal: corruption, a format it cannot read, bad input, or storage trouble.
+///
+/// ```swift
+/// do { try journal.verify() }
+/// catch JournalError.Code.corruptEntry { … }
+/// ```
+public struct JournalError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, for code that reacts to it.
+    public var code: Code
+    /// What went wrong, for people: one sentence naming the entry or file involved.
+    public var message: String
+    /// The sequence number of the entry involved, when there is one.
+    public var sequence: UInt64?
+    /// The underlying error, such as an `LMDBError`.
+    public var cause: (any Error)?
+    /// Where in SyncJournal the error was raised.
+    public var location: SourceLocation
+
+    /// Creates an error.
+    public init(
+        _ code: Code, _ message: String, sequence: UInt64? = nil, cause: (any Error)? = nil,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        self.code = code
+        self.message = message
+        self.sequence = sequence
+        self.cause = cause
+        self.location = SourceLocation(fileID: fileID, line: line)
+    }
+
+    public var description: String {
+        message
+    }
+
+    /// Whether retrying the same operation later may succeed (the disk or map was full).
+    public var isRetryable: Bool {
+        code == .storageFull
+    }
+
+    /// A place in the source code.
+    public struct SourceLocation: Hashable, Sendable {
+        /// The file, as `#fileID` gives it.
+        public var fileID: String
+        /// The line.
+        public var line: Int
+    }
+
+    /// The kind of a ``JournalError``. New codes may be added; switch with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: String, Hashable, Sendable {
+            case corruptEntry, gap, newerFormat, needsMigration, invalidEntry, storageFull, storage,
+                malformedExport, notEmpty, missingStore
+        }
+
+        private let value: Value
+
+        /// A stored entry failed its checksum or could not be decoded.
+        public static let corruptEntry = Code(value: .corruptEntry)
+        /// Sequence numbers are not consecutive.
+        public static let gap = Code(value: .gap)
+        /// The store was written by a newer SyncJournal.
+        public static let newerFormat = Code(value: .newerFormat)
+        /// The store was written by an older SyncJournal and must be migrated first.
+        public static let needsMigration = Code(value: .needsMigration)
+        /// An entry to append breaks a rule (empty kind, oversized field, payload not JSON…).
+        public static let invalidEntry = Code(value: .invalidEntry)
+        /// The disk or the memory map is full; nothing of the failed write was stored.
+        public static let storageFull = Code(value: .storageFull)
+        /// LMDB failed for another reason; see ``JournalError/cause``.
+        public static let storage = Code(value: .storage)
+        /// An export file to import is malformed.
+        public static let malformedExport = Code(value: .malformedExport)
+        /// Import needs an empty journal.
+        public static let notEmpty = Code(value: .notEmpty)
+        /// There is no store at the given location.
+        public static let missingStore = Code(value: .missingStore)
+
+        public var description: String {
+            value.rawValue
+        }
+
+        /// Matches an error against a code: `catch JournalError.Code.gap`.
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? JournalError)?.code == code
+        }
+    }
+}

@@ -1,0 +1,81 @@
+public import LMDBStore
+public import SyncCore
+
+/// State derived from the journal: a deterministic fold of its entries.
+///
+/// A projection keeps its state in its own named databases and updates them in the same
+/// write transaction as the entry that caused the change, so the two can never disagree.
+///
+/// ```swift
+/// struct KindCounts: Projection {
+///     let name = "kind-counts"
+///     let version = 1
+///     let databaseNames = ["kind-counts"]
+///     func apply(_ entry: JournalEntry, in context: ProjectionContext) throws { … }
+/// }
+/// ```
+///
+/// Rules for `apply`: it reads nothing but `entry` and the projection's own databases; never
+/// the clock, the network or randomness. Anything like that is decided before appending and
+/// recorded in the entry. Bump ``version`` whenever the fold changes: the journal then
+/// rebuilds the projection from the entries when it opens.
+public protocol Projection: Sendable {
+    /// A unique name; it keys the projection's version in the journal's metadata.
+    var name: String { get }
+    /// The fold's version. A change triggers a rebuild on open.
+    var version: Int { get }
+    /// The named databases that hold this projection's state. Names starting with `journal.`
+    /// are reserved.
+    var databaseNames: [String] { get }
+
+    /// Folds one entry into the projection's state.
+    ///
+    /// - Throws: an error to refuse the entry; the whole append is then rolled back.
+    /// - Complexity: should be O(log n) per entry in the size of the state, since it runs on
+    ///   every append.
+    func apply(_ entry: JournalEntry, in context: ProjectionContext) throws
+
+    /// Empties the projection's state before a rebuild. The default clears every database in
+    /// ``databaseNames``.
+    func reset(in context: ProjectionContext) throws
+
+    /// Describes the projection's state for people and tools (`journal-replay state`).
+    ///
+    /// The default lists every database key by key. Projections override it to show their
+    /// domain (soups, flags, watermarks).
+    /// - Parameter filter: narrows the description, for example `["soup": "accounts"]`;
+    ///   projections ignore keys they do not know.
+    func describeState(in context: ProjectionContext, filter: [String: String]) throws -> JSONValue
+}
+
+extension Projection {
+    public func describeState(in context: ProjectionContext, filter: [String: String]) throws -> JSONValue {
+        var databases: [String: JSONValue] = [:]
+        for name in databaseNames {
+            databases[name] = try ProjectionStateDump.describe(context.database(named: name), in: context.transaction)
+        }
+        return .object(databases)
+    }
+
+    public func reset(in context: ProjectionContext) throws {
+        for name in databaseNames {
+            try context.transaction.clear(context.database(named: name))
+        }
+    }
+}
+
+/// What a projection may touch while it applies an entry: the write transaction and its own
+/// databases.
+public struct ProjectionContext {
+    /// The transaction the entry is being appended in.
+    public let transaction: Transaction
+    let databases: [String: Database]
+
+    /// The handle of one of the projection's databases.
+    public func database(named name: String) -> Database {
+        guard let database = databases[name] else {
+            preconditionFailure("database \(name) is not declared in any projection's databaseNames")
+        }
+        return database
+    }
+}

@@ -1,0 +1,69 @@
+/// A position in one database during one transaction.
+///
+/// Get one with ``Transaction/withCursor(_:_:)``; it is closed when the closure returns. Every
+/// move returns a copy of the entry it lands on, or `nil` when it runs off either end.
+public struct Cursor {
+    let pointer: LMDBCalls.Cursor
+
+    /// Moves to the first entry. The corresponding LMDB call is `mdb_cursor_get(MDB_FIRST)`.
+    public func first() throws -> (key: [UInt8], value: [UInt8])? {
+        try LMDBCalls.cursorGet(pointer, .first)
+    }
+
+    /// Moves to the last entry. The corresponding LMDB call is `mdb_cursor_get(MDB_LAST)`.
+    public func last() throws -> (key: [UInt8], value: [UInt8])? {
+        try LMDBCalls.cursorGet(pointer, .last)
+    }
+
+    /// Moves to the next entry. The corresponding LMDB call is `mdb_cursor_get(MDB_NEXT)`.
+    public func next() throws -> (key: [UInt8], value: [UInt8])? {
+        try LMDBCalls.cursorGet(pointer, .next)
+    }
+
+    /// Moves to the previous entry. The corresponding LMDB call is `mdb_cursor_get(MDB_PREV)`.
+    public func previous() throws -> (key: [UInt8], value: [UInt8])? {
+        try LMDBCalls.cursorGet(pointer, .previous)
+    }
+
+    /// Moves to the first entry whose key is `key` or greater.
+    /// The corresponding LMDB call is `mdb_cursor_get(MDB_SET_RANGE)`.
+    public func seek(atLeast key: [UInt8]) throws -> (key: [UInt8], value: [UInt8])? {
+        try LMDBCalls.cursorGet(pointer, .atLeast(key))
+    }
+
+    /// Deletes the entry under the cursor. The corresponding LMDB call is `mdb_cursor_del`.
+    public func deleteCurrent() throws {
+        try LMDBCalls.cursorDelete(pointer)
+    }
+
+    /// Visits the entries of `range` in key order, or in reverse key order, until `body`
+    /// returns `false`.
+    ///
+    /// - Complexity: O(log n) to find the start, then O(1) per entry visited.
+    public func forEach(
+        in range: KeyRange = .all, reverse: Bool = false,
+        _ body: (_ key: [UInt8], _ value: [UInt8]) throws -> Bool
+    ) throws {
+        if reverse {
+            var entry = try reverseStart(range)
+            while let current = entry, !range.isBeforeLowerBound(current.key) {
+                guard try body(current.key, current.value) else { return }
+                entry = try previous()
+            }
+        } else {
+            var entry = try range.lowerBound.map { try seek(atLeast: $0) } ?? first()
+            while let current = entry, !range.isPastUpperBound(current.key) {
+                guard try body(current.key, current.value) else { return }
+                entry = try next()
+            }
+        }
+    }
+
+    /// The last entry inside `range`'s upper end.
+    private func reverseStart(_ range: KeyRange) throws -> (key: [UInt8], value: [UInt8])? {
+        guard let upperBound = range.upperBound else { return try last() }
+        guard let atOrAfter = try seek(atLeast: upperBound) else { return try last() }
+        if range.includesUpperBound && atOrAfter.key == upperBound { return atOrAfter }
+        return try previous()
+    }
+}

@@ -1,0 +1,10 @@
+/// A handle to a named database (a key-ordered table) inside an ``Environment``.
+///
+/// Handles are cheap values, valid for the life of their environment. Keys are ordered as
+/// raw bytes (`memcmp`), so encode numbers big-endian to keep numeric order.
+public struct Database: Hashable, Sendable {
+    /// The database's name in the environment.
+    public let name: String
+    let handle: UInt32
+    let environmentIdentifier: ObjectIdentifier
+}

@@ -1,0 +1,211 @@
+import CLMDB
+
+/// One thin function per LMDB C call. Nothing else in the package imports `CLMDB`, so return
+/// codes become ``LMDBError`` in exactly one place.
+enum LMDBCalls {
+    typealias Environment = OpaquePointer
+    typealias Transaction = OpaquePointer
+    typealias Cursor = OpaquePointer
+
+    @inline(__always)
+    static func check(_ code: Int32) throws(LMDBError) {
+        guard code == MDB_SUCCESS else { throw LMDBError(rawValue: code) }
+    }
+
+    static func errorText(_ code: Int32) -> String {
+        String(cString: mdb_strerror(code))
+    }
+
+    // MARK: - Environment
+
+    static func environmentCreate() throws(LMDBError) -> Environment {
+        var environment: Environment?
+        try check(mdb_env_create(&environment))
+        guard let environment else { throw LMDBError.invalid }
+        return environment
+    }
+
+    static func environmentOpen(_ environment: Environment, path: String, flags: UInt32, mode: UInt32)
+        throws(LMDBError)
+    {
+        try check(mdb_env_open(environment, path, flags, mdb_mode_t(mode)))
+    }
+
+    static func environmentClose(_ environment: Environment) {
+        mdb_env_close(environment)
+    }
+
+    static func environmentSetMapSize(_ environment: Environment, _ bytes: Int) throws(LMDBError) {
+        try check(mdb_env_set_mapsize(environment, bytes))
+    }
+
+    static func environmentSetMaxDatabases(_ environment: Environment, _ count: UInt32) throws(LMDBError) {
+        try check(mdb_env_set_maxdbs(environment, MDB_dbi(count)))
+    }
+
+    static func environmentSetMaxReaders(_ environment: Environment, _ count: UInt32) throws(LMDBError) {
+        try check(mdb_env_set_maxreaders(environment, count))
+    }
+
+    static func environmentInfo(_ environment: Environment) throws(LMDBError) -> (mapSize: Int, lastPage: Int) {
+        var info = MDB_envinfo()
+        try check(mdb_env_info(environment, &info))
+        return (info.me_mapsize, info.me_last_pgno)
+    }
+
+    static func environmentPageSize(_ environment: Environment) throws(LMDBError) -> Int {
+        var stat = MDB_stat()
+        try check(mdb_env_stat(environment, &stat))
+        return Int(stat.ms_psize)
+    }
+
+    static func environmentFlush(_ environment: Environment, force: Bool) throws(LMDBError) {
+        try check(mdb_env_sync(environment, force ? 1 : 0))
+    }
+
+    static func environmentCopy(_ environment: Environment, to path: String, compact: Bool) throws(LMDBError) {
+        try check(mdb_env_copy2(environment, path, compact ? UInt32(MDB_CP_COMPACT) : 0))
+    }
+
+    // MARK: - Transactions
+
+    static func transactionBegin(_ environment: Environment, readOnly: Bool) throws(LMDBError) -> Transaction {
+        var transaction: Transaction?
+        try check(mdb_txn_begin(environment, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &transaction))
+        guard let transaction else { throw LMDBError.badTransaction }
+        return transaction
+    }
+
+    static func transactionCommit(_ transaction: Transaction) throws(LMDBError) {
+        try check(mdb_txn_commit(transaction))
+    }
+
+    static func transactionAbort(_ transaction: Transaction) {
+        mdb_txn_abort(transaction)
+    }
+
+    // MARK: - Databases
+
+    static func databaseOpen(_ transaction: Transaction, name: String?, create: Bool) throws(LMDBError) -> UInt32 {
+        var handle = MDB_dbi()
+        try check(mdb_dbi_open(transaction, name, create ? UInt32(MDB_CREATE) : 0, &handle))
+        return UInt32(handle)
+    }
+
+    static func databaseEntryCount(_ transaction: Transaction, _ database: UInt32) throws(LMDBError) -> Int {
+        var stat = MDB_stat()
+        try check(mdb_stat(transaction, MDB_dbi(database), &stat))
+        return Int(stat.ms_entries)
+    }
+
+    static func databaseEmpty(_ transaction: Transaction, _ database: UInt32) throws(LMDBError) {
+        try check(mdb_drop(transaction, MDB_dbi(database), 0))
+    }
+
+    // MARK: - Data
+
+    /// Calls `body` with the stored value, which is valid only until the transaction writes or ends.
+    static func get<T>(
+        _ transaction: Transaction, _ database: UInt32, key: [UInt8],
+        _ body: (UnsafeRawBufferPointer?) throws -> T
+    ) throws -> T {
+        try key.withUnsafeBytes { keyBytes in
+            var keyValue = MDB_val(
+                mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            var dataValue = MDB_val()
+            let code = mdb_get(transaction, MDB_dbi(database), &keyValue, &dataValue)
+            if code == MDB_NOTFOUND { return try body(nil) }
+            try check(code)
+            return try body(UnsafeRawBufferPointer(start: dataValue.mv_data, count: dataValue.mv_size))
+        }
+    }
+
+    static func put(_ transaction: Transaction, _ database: UInt32, key: [UInt8], value: [UInt8], flags: UInt32)
+        throws(LMDBError)
+    {
+        let code = key.withUnsafeBytes { keyBytes in
+            value.withUnsafeBytes { valueBytes in
+                var keyValue = MDB_val(
+                    mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+                var dataValue = MDB_val(
+                    mv_size: valueBytes.count, mv_data: UnsafeMutableRawPointer(mutating: valueBytes.baseAddress))
+                return mdb_put(transaction, MDB_dbi(database), &keyValue, &dataValue, flags)
+            }
+        }
+        try check(code)
+    }
+
+    /// Deletes a key; returns false when it was not there.
+    static func delete(_ transaction: Transaction, _ database: UInt32, key: [UInt8]) throws(LMDBError) -> Bool {
+        let code = key.withUnsafeBytes { keyBytes in
+            var keyValue = MDB_val(
+                mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_del(transaction, MDB_dbi(database), &keyValue, nil)
+        }
+        if code == MDB_NOTFOUND { return false }
+        try check(code)
+        return true
+    }
+
+    // MARK: - Cursors
+
+    static func cursorOpen(_ transaction: Transaction, _ database: UInt32) throws(LMDBError) -> Cursor {
+        var cursor: Cursor?
+        try check(mdb_cursor_open(transaction, MDB_dbi(database), &cursor))
+        guard let cursor else { throw LMDBError.badTransaction }
+        return cursor
+    }
+
+    static func cursorClose(_ cursor: Cursor) {
+        mdb_cursor_close(cursor)
+    }
+
+    enum CursorMove {
+        case first, last, next, previous, current
+        case atLeast([UInt8])
+    }
+
+    /// Moves the cursor and copies out the entry it lands on; nil when there is none.
+    static func cursorGet(_ cursor: Cursor, _ move: CursorMove) throws(LMDBError) -> (key: [UInt8], value: [UInt8])? {
+        var keyValue = MDB_val()
+        var dataValue = MDB_val()
+        let code: Int32
+        switch move {
+        case .first: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_FIRST)
+        case .last: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_LAST)
+        case .next: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_NEXT)
+        case .previous: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_PREV)
+        case .current: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_GET_CURRENT)
+        case .atLeast(let key):
+            code = key.withUnsafeBytes { keyBytes in
+                var searchKey = MDB_val(
+                    mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+                let result = mdb_cursor_get(cursor, &searchKey, &dataValue, MDB_SET_RANGE)
+                keyValue = searchKey
+                return result
+            }
+        }
+        if code == MDB_NOTFOUND { return nil }
+        try check(code)
+        return (copy(keyValue), copy(dataValue))
+    }
+
+    static func cursorDelete(_ cursor: Cursor) throws(LMDBError) {
+        try check(mdb_cursor_del(cursor, 0))
+    }
+
+    private static func copy(_ value: MDB_val) -> [UInt8] {
+        guard value.mv_size > 0, let data = value.mv_data else { return [] }
+        return Array(UnsafeRawBufferPointer(start: data, count: value.mv_size))
+    }
+
+    // MARK: - Flag values, so callers need not import CLMDB
+
+    static let flagNoSubdirectory = UInt32(MDB_NOSUBDIR)
+    static let flagNoSync = UInt32(MDB_NOSYNC)
+    static let flagNoThreadLocalStorage = UInt32(MDB_NOTLS)
+    static let flagReadOnly = UInt32(MDB_RDONLY)
+    static let flagNoReadAhead = UInt32(MDB_NORDAHEAD)
+    static let putNoOverwrite = UInt32(MDB_NOOVERWRITE)
+    static let putAppend = UInt32(MDB_APPEND)
+}

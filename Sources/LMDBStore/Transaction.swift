@@ -1,0 +1,98 @@
+/// A read or write transaction, valid only inside the closure it was passed to.
+///
+/// Get one from ``Environment/read(_:)`` or ``Environment/write(_:)``. A read transaction
+/// sees one consistent snapshot for its whole life; a write transaction sees its own writes.
+/// Do not let a transaction or a ``Cursor`` escape its closure.
+public struct Transaction {
+    let pointer: LMDBCalls.Transaction
+    let environment: Environment
+
+    /// Whether this transaction can only read.
+    public let isReadOnly: Bool
+
+    /// The value stored under `key`, or `nil`.
+    ///
+    /// The corresponding LMDB function is `mdb_get`.
+    /// - Complexity: O(log n).
+    public func get(_ database: Database, key: [UInt8]) throws -> [UInt8]? {
+        try withValue(database, key: key) { $0.map { Array($0) } }
+    }
+
+    /// Calls `body` with the stored bytes under `key` (or `nil`) without copying them.
+    ///
+    /// The buffer points into the memory map: it is valid only during `body`.
+    public func withValue<T>(_ database: Database, key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> T)
+        throws -> T
+    {
+        try check(database)
+        return try LMDBCalls.get(pointer, database.handle, key: key, body)
+    }
+
+    /// Stores `value` under `key`, replacing what was there.
+    ///
+    /// The corresponding LMDB function is `mdb_put`.
+    /// - Parameters:
+    ///   - options: ``PutOptions/append`` is a fast path for keys greater than every stored key.
+    /// - Throws: ``LMDBError/keyExists`` with ``PutOptions/noOverwrite`` when the key exists.
+    /// - Complexity: O(log n).
+    public func put(_ database: Database, key: [UInt8], value: [UInt8], options: PutOptions = []) throws {
+        precondition(!isReadOnly, "put in a read-only transaction")
+        try check(database)
+        if let fault = environment.faults.take(.put) { throw fault }
+        try LMDBCalls.put(pointer, database.handle, key: key, value: value, flags: options.rawValue)
+    }
+
+    /// Deletes `key`; returns whether it was there. The corresponding LMDB function is `mdb_del`.
+    @discardableResult
+    public func delete(_ database: Database, key: [UInt8]) throws -> Bool {
+        precondition(!isReadOnly, "delete in a read-only transaction")
+        try check(database)
+        return try LMDBCalls.delete(pointer, database.handle, key: key)
+    }
+
+    /// Removes every entry of `database`, keeping the database. The corresponding LMDB call is
+    /// `mdb_drop(…, 0)`.
+    public func clear(_ database: Database) throws {
+        precondition(!isReadOnly, "clear in a read-only transaction")
+        try check(database)
+        try LMDBCalls.databaseEmpty(pointer, database.handle)
+    }
+
+    /// The number of entries in `database`. The corresponding LMDB function is `mdb_stat`.
+    public func entryCount(_ database: Database) throws -> Int {
+        try check(database)
+        return try LMDBCalls.databaseEntryCount(pointer, database.handle)
+    }
+
+    /// Opens a cursor on `database` for the duration of `body`.
+    ///
+    /// The corresponding LMDB functions are `mdb_cursor_open` and `mdb_cursor_close`.
+    public func withCursor<T>(_ database: Database, _ body: (Cursor) throws -> T) throws -> T {
+        try check(database)
+        let cursor = try LMDBCalls.cursorOpen(pointer, database.handle)
+        defer { LMDBCalls.cursorClose(cursor) }
+        return try body(Cursor(pointer: cursor))
+    }
+
+    private func check(_ database: Database) throws {
+        // A handle from another environment would silently address a different table.
+        precondition(
+            database.environmentIdentifier == ObjectIdentifier(environment),
+            "database \(database.name) belongs to another environment")
+    }
+}
+
+/// Options for ``Transaction/put(_:key:value:options:)``.
+public struct PutOptions: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt32
+
+    public init(rawValue: UInt32) {
+        self.rawValue = rawValue
+    }
+
+    /// Fail with ``LMDBError/keyExists`` instead of replacing (`MDB_NOOVERWRITE`).
+    public static let noOverwrite = PutOptions(rawValue: LMDBCalls.putNoOverwrite)
+    /// The key sorts after every stored key: skip the search (`MDB_APPEND`). Fails with
+    /// ``LMDBError/keyExists`` when it does not.
+    public static let append = PutOptions(rawValue: LMDBCalls.putAppend)
+}

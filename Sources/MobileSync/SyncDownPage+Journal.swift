@@ -1,0 +1,75 @@
+public import EventJournal
+import SyncCore
+
+extension SyncDownPage {
+    /// The entry to append: kind `sync.down.page`, the bookkeeping in typed header fields, the
+    /// records as the JSON payload, unchanged.
+    public var journalDraft: JournalEntry.Draft {
+        JournalEntry.Draft(
+            kind: .syncDownPageFetched,
+            header: [
+                SyncHeader.syncId: .integer(syncId), SyncHeader.soup: .string(soupName),
+                SyncHeader.page: .integer(pageNumber), SyncHeader.totalSize: .integer(totalSize),
+                SyncHeader.maxTimeStamp: .integer(maxTimeStamp),
+                SyncHeader.advancesWatermark: .bool(advancesWatermark),
+                SyncHeader.idFieldName: .string(idFieldName), SyncHeader.mergeMode: .string(mergeMode.rawValue),
+            ],
+            payload: records, payloadFormat: .json)
+    }
+
+    /// Reads a page back from its entry.
+    ///
+    /// The `idFieldName` and `mergeMode` header fields are required: the soup projection folds
+    /// the page from the entry alone, so an entry without them could not be replayed.
+    ///
+    /// - Throws: ``SyncError/Code/malformedEntry`` when the entry is of another kind or a header
+    ///   field is missing or mistyped.
+    public init(journalEntry entry: JournalEntry) throws(SyncError) {
+        guard entry.kind == .syncDownPageFetched else {
+            throw SyncError(
+                .malformedEntry,
+                "Entry \(entry.sequence) is \(entry.kind), not \(JournalEntry.Kind.syncDownPageFetched).")
+        }
+        let header = EntryHeader(entry)
+        let modeText = try header.string(SyncHeader.mergeMode)
+        guard let mode = MergeMode(rawValue: modeText) else {
+            throw SyncError(
+                .malformedEntry, "Entry \(entry.sequence) (\(entry.kind)): unknown mergeMode \"\(modeText)\".")
+        }
+        self.init(
+            syncId: try header.integer(SyncHeader.syncId), soupName: try header.string(SyncHeader.soup),
+            pageNumber: try header.integer(SyncHeader.page), records: entry.payload,
+            totalSize: try header.integer(SyncHeader.totalSize),
+            maxTimeStamp: try header.integer(SyncHeader.maxTimeStamp),
+            advancesWatermark: try header.bool(SyncHeader.advancesWatermark),
+            idFieldName: try header.string(SyncHeader.idFieldName), mergeMode: mode)
+    }
+}
+
+/// Typed reads of an entry's header that name the entry and field on failure.
+struct EntryHeader {
+    let entry: JournalEntry
+
+    init(_ entry: JournalEntry) {
+        self.entry = entry
+    }
+
+    func integer(_ name: String) throws(SyncError) -> Int64 {
+        guard let value = entry.header[name]?.integer else { throw missing(name, "an integer") }
+        return value
+    }
+
+    func string(_ name: String) throws(SyncError) -> String {
+        guard let value = entry.header[name]?.string else { throw missing(name, "a string") }
+        return value
+    }
+
+    func bool(_ name: String) throws(SyncError) -> Bool {
+        guard let value = entry.header[name]?.bool else { throw missing(name, "a Boolean") }
+        return value
+    }
+
+    private func missing(_ name: String, _ type: String) -> SyncError {
+        SyncError(.malformedEntry, "Entry \(entry.sequence) (\(entry.kind)): header \"\(name)\" must be \(type).")
+    }
+}

@@ -1,0 +1,80 @@
+public import SyncCore
+
+/// One page of records fetched by a sync down, as one journal entry.
+///
+/// The entry holds the server's records byte for byte and the bookkeeping that goes with them,
+/// so applying the page and advancing the watermark are one append (a crash never leaves the
+/// watermark ahead of the records). The soup projection applies the merge mode when it folds
+/// the entry. docs/mobilesync.md describes the format.
+public struct SyncDownPage: Hashable, Sendable {
+    /// The sync that fetched the page.
+    public var syncId: Int64
+    /// The soup the records go to.
+    public var soupName: String
+    /// The page's place in its run: 0 for the first page.
+    public var pageNumber: Int64
+    /// The records: a JSON array, exactly as the server sent it.
+    public var records: [UInt8]
+    /// The records the target expects for the whole run; `-1` when unknown.
+    public var totalSize: Int64
+    /// The latest modification time among the page's records, epoch milliseconds; `-1` when any
+    /// record lacks a readable one (see ``latestModificationTimeStamp(of:fieldName:)``).
+    public var maxTimeStamp: Int64
+    /// Whether the target returns records in modification order, so the sync's watermark
+    /// advances with this page rather than only when the run completes.
+    public var advancesWatermark: Bool
+    /// The target's id field: the soup fold matches fetched records to local ones by its value.
+    public var idFieldName: String
+    /// The sync's merge mode, applied by the soup fold when the page is appended.
+    public var mergeMode: MergeMode
+
+    /// Creates a page.
+    public init(
+        syncId: Int64, soupName: String, pageNumber: Int64, records: [UInt8], totalSize: Int64, maxTimeStamp: Int64,
+        advancesWatermark: Bool, idFieldName: String = SyncDownTargetDescriptor.idFieldNameDefault,
+        mergeMode: MergeMode = .overwrite
+    ) {
+        self.syncId = syncId
+        self.soupName = soupName
+        self.pageNumber = pageNumber
+        self.records = records
+        self.totalSize = totalSize
+        self.maxTimeStamp = maxTimeStamp
+        self.advancesWatermark = advancesWatermark
+        self.idFieldName = idFieldName
+        self.mergeMode = mergeMode
+    }
+
+    /// The page's records, parsed.
+    ///
+    /// - Throws: ``SyncError/Code/malformedJSON`` when the bytes are not a JSON array.
+    public func parsedRecords() throws(SyncError) -> [JSONValue] {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: records)
+        } catch {
+            throw SyncError(.malformedJSON, "Sync \(syncId) page \(pageNumber): records are not JSON.", cause: error)
+        }
+        guard let array = value.array else {
+            throw SyncError(.malformedJSON, "Sync \(syncId) page \(pageNumber): records must be a JSON array.")
+        }
+        return array
+    }
+
+    /// The latest modification time of a page, epoch milliseconds, or `-1`.
+    ///
+    /// Every record's `fieldName` is read as a Salesforce date-time (`2024-05-01T12:30:00.000+0000`,
+    /// also `Z` or `+hh:mm`). If any record lacks the field or it does not parse, the page
+    /// contributes nothing (`-1`), as in Mobile SDK: a watermark past a record whose time is
+    /// unknown could skip that record's later changes. An empty page gives `-1`.
+    ///
+    /// - Complexity: O(*n*) in the page size.
+    public static func latestModificationTimeStamp(of records: [JSONValue], fieldName: String) -> Int64 {
+        var latest: Int64 = -1
+        for record in records {
+            guard let text = record[fieldName]?.string, let time = WallTime(iso8601: text) else { return -1 }
+            latest = max(latest, time.millisecondsSinceEpoch)
+        }
+        return latest
+    }
+}

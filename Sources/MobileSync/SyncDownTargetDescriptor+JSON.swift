@@ -1,0 +1,110 @@
+public import SyncCore
+
+extension SyncDownTargetDescriptor {
+    /// The JSON key naming a custom target's iOS class; also where a Swift registry key is written.
+    static let iOSImplKey = "iOSImpl"
+    /// The JSON key naming a custom target's Android class.
+    static let androidImplKey = "androidImpl"
+
+    /// Parses Mobile SDK target JSON: `type` `soql`, `sosl`, `mru`, `refresh` or `custom`.
+    ///
+    /// A target without `type` but with `iOSImpl` or `androidImpl` is custom. A custom target's
+    /// registry key is its `iOSImpl`, or else the last dot-separated part of its `androidImpl`
+    /// (`com.example.AccountTarget` → `AccountTarget`), so one config file serves both SDKs and
+    /// this library.
+    ///
+    /// - Throws: ``SyncError/Code/malformedTarget`` naming the bad key or unsupported type, or
+    ///   ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized.
+    public init(json: JSONValue) throws(SyncError) {
+        let fields = try JSONFields(json, what: "Sync down target", code: .malformedTarget)
+        let idField = try fields.optionalString("idFieldName") ?? Self.idFieldNameDefault
+        let dateField = try fields.optionalString("modificationDateFieldName") ?? Self.modificationDateFieldNameDefault
+        let type = try fields.optionalString("type")
+        let kind = try Self.kind(type: type, fields: fields)
+        var others = fields.members
+        for key in Self.interpretedKeys(of: kind) { others[key] = nil }
+        // A lone `iOSImpl` equal to the registry key is what ``json`` writes for a custom
+        // target; dropping it keeps a round trip equal.
+        if case .custom(let key) = kind, others[Self.androidImplKey] == nil, others[Self.iOSImplKey]?.string == key {
+            others[Self.iOSImplKey] = nil
+        }
+        try self.init(kind, idFieldName: idField, modificationDateFieldName: dateField, otherFields: others)
+    }
+
+    /// The Mobile SDK target JSON.
+    public var json: JSONValue {
+        var members = otherFields
+        members["idFieldName"] = .string(idFieldName)
+        members["modificationDateFieldName"] = .string(modificationDateFieldName)
+        switch kind {
+        case .soql(let query, let maxBatchSize):
+            members["type"] = "soql"
+            members["query"] = .string(query)
+            members["maxBatchSize"] = .number(JSONNumber(Int64(maxBatchSize)))
+        case .sosl(let query):
+            members["type"] = "sosl"
+            members["query"] = .string(query)
+        case .mru(let type, let fieldlist):
+            members["type"] = "mru"
+            members["sobjectType"] = .string(type)
+            members["fieldlist"] = .array(fieldlist.map(JSONValue.string))
+        case .refresh(let type, let fieldlist, let soupName, let count):
+            members["type"] = "refresh"
+            members["sobjectType"] = .string(type)
+            members["fieldlist"] = .array(fieldlist.map(JSONValue.string))
+            members["soupName"] = .string(soupName)
+            members["countIdsPerSoql"] = .number(JSONNumber(Int64(count)))
+        case .custom(let key):
+            members["type"] = "custom"
+            if members[Self.iOSImplKey] == nil, members[Self.androidImplKey] == nil {
+                members[Self.iOSImplKey] = .string(key)
+            }
+        }
+        return .object(members)
+    }
+
+    private static func kind(type: String?, fields: JSONFields) throws(SyncError) -> Kind {
+        switch type {
+        case "soql":
+            let size = try fields.optionalInteger("maxBatchSize").map { Int(clamping: $0) }
+            return .soql(query: try fields.string("query"), maxBatchSize: size ?? soqlBatchSizeDefault)
+        case "sosl":
+            return .sosl(query: try fields.string("query"))
+        case "mru":
+            return .mru(sobjectType: try fields.string("sobjectType"), fieldlist: try fields.stringArray("fieldlist"))
+        case "refresh":
+            let count = try fields.optionalInteger("countIdsPerSoql").map { Int(clamping: $0) }
+            return .refresh(
+                sobjectType: try fields.string("sobjectType"), fieldlist: try fields.stringArray("fieldlist"),
+                soupName: try fields.string("soupName"), countIdsPerSoql: count ?? refreshIdsPerQueryMax)
+        case "custom", nil:
+            guard let key = try registryKey(fields) else {
+                throw SyncError(
+                    .malformedTarget, "Sync down target has no \"type\" and no \"iOSImpl\" or \"androidImpl\".")
+            }
+            return .custom(registryKey: key)
+        case let other?:
+            throw SyncError(
+                .malformedTarget,
+                "Sync down target type \"\(other)\" is not supported (soql, sosl, mru, refresh or custom).")
+        }
+    }
+
+    private static func registryKey(_ fields: JSONFields) throws(SyncError) -> String? {
+        if let iOS = try fields.optionalString(iOSImplKey), !iOS.isEmpty { return iOS }
+        guard let android = try fields.optionalString(androidImplKey) else { return nil }
+        let last = android.split(separator: ".").last.map(String.init) ?? ""
+        return last.isEmpty ? nil : last
+    }
+
+    private static func interpretedKeys(of kind: Kind) -> [String] {
+        let common = ["type", "idFieldName", "modificationDateFieldName"]
+        switch kind {
+        case .soql: return common + ["query", "maxBatchSize"]
+        case .sosl: return common + ["query"]
+        case .mru: return common + ["sobjectType", "fieldlist"]
+        case .refresh: return common + ["sobjectType", "fieldlist", "soupName", "countIdsPerSoql"]
+        case .custom: return common
+        }
+    }
+}

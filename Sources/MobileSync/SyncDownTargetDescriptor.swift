@@ -1,0 +1,101 @@
+public import SyncCore
+
+/// Where a sync down fetches its records, as a value: the Mobile SDK target JSON, parsed.
+///
+/// The engine turns a descriptor into a running target; the descriptor itself is what a
+/// `SyncState` persists and what `usersyncs.json` names.
+///
+/// ```swift
+/// let target = try SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account"))
+/// target.json["query"]  // "select Id,LastModifiedDate,Name from Account order by LastModifiedDate"
+/// ```
+public struct SyncDownTargetDescriptor: Hashable, Sendable {
+    /// Which built-in target, with its own settings.
+    public var kind: Kind
+    /// The record field holding the server id, `Id` unless the JSON says otherwise.
+    public var idFieldName: String
+    /// The record field holding the last modification time, `LastModifiedDate` unless the JSON
+    /// says otherwise.
+    public var modificationDateFieldName: String
+    /// Members of the target JSON this type does not interpret (such as Android's `androidImpl`,
+    /// or a custom target's own settings), kept so a round trip loses nothing.
+    public var otherFields: [String: JSONValue]
+
+    /// The built-in sync-down targets.
+    public enum Kind: Hashable, Sendable {
+        /// A SOQL query, paged through `nextRecordsUrl`. `query` is stored normalized.
+        case soql(query: String, maxBatchSize: Int = SyncDownTargetDescriptor.soqlBatchSizeDefault)
+        /// A SOSL search, one page.
+        case sosl(query: String)
+        /// The most recently used records of a type, one page.
+        case mru(sobjectType: String, fieldlist: [String])
+        /// Re-fetches the records already in a soup, `countIdsPerSoql` ids per query.
+        case refresh(
+            sobjectType: String, fieldlist: [String], soupName: String,
+            countIdsPerSoql: Int = SyncDownTargetDescriptor.refreshIdsPerQueryMax)
+        /// An app-defined target, found in the target registry under `registryKey`.
+        case custom(registryKey: String)
+    }
+
+    /// The default `batchSize` of a SOQL target: the server's own default page size.
+    public static let soqlBatchSizeDefault = 2000
+    /// The smallest page size the REST API accepts in `Sforce-Query-Options`.
+    public static let soqlBatchSizeMin = 200
+    /// The largest page size the REST API accepts in `Sforce-Query-Options`.
+    public static let soqlBatchSizeMax = 2000
+    /// The most ids one Refresh query names, and its default: keeps the query text under the
+    /// REST API's URL length limit.
+    public static let refreshIdsPerQueryMax = 500
+    /// The default id field.
+    public static let idFieldNameDefault = "Id"
+    /// The default modification date field.
+    public static let modificationDateFieldNameDefault = "LastModifiedDate"
+
+    /// Creates a descriptor, normalizing a SOQL query so it selects the id and modification
+    /// date fields and is ordered.
+    ///
+    /// - Throws: ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized.
+    public init(
+        _ kind: Kind, idFieldName: String = Self.idFieldNameDefault,
+        modificationDateFieldName: String = Self.modificationDateFieldNameDefault,
+        otherFields: [String: JSONValue] = [:]
+    ) throws(SyncError) {
+        self.idFieldName = idFieldName
+        self.modificationDateFieldName = modificationDateFieldName
+        self.otherFields = otherFields
+        switch kind {
+        case .soql(let query, let maxBatchSize):
+            let normalized = try SOQLQuery.normalizedForSyncDown(
+                query, idFieldName: idFieldName, modificationDateFieldName: modificationDateFieldName)
+            self.kind = .soql(query: normalized, maxBatchSize: maxBatchSize)
+        case .refresh(let type, let fieldlist, let soupName, let count):
+            self.kind = .refresh(
+                sobjectType: type, fieldlist: fieldlist, soupName: soupName,
+                countIdsPerSoql: Self.clampedIdsPerQuery(count))
+        default:
+            self.kind = kind
+        }
+    }
+
+    /// Whether pages arrive in modification-date order, so the watermark may advance page by
+    /// page: true for a SOQL query ordered exactly by the modification date field.
+    ///
+    /// A custom target answers for itself at run time; its descriptor says `false`.
+    public var isSortedByModificationDate: Bool {
+        guard case .soql(let query, _) = kind, let parsed = try? SOQLQuery(parsing: query) else { return false }
+        return parsed.isOrderingBy(modificationDateFieldName)
+    }
+
+    /// The `Sforce-Query-Options` header value for a SOQL target, such as `batchSize=500`, or
+    /// `nil` when the server default applies (the header is only sent when the size is not 2000).
+    ///
+    /// The size is clamped to ``soqlBatchSizeMin``…``soqlBatchSizeMax`` first.
+    public static func queryOptionsHeaderValue(maxBatchSize: Int) -> String? {
+        let size = min(max(maxBatchSize, soqlBatchSizeMin), soqlBatchSizeMax)
+        return size == soqlBatchSizeDefault ? nil : "batchSize=\(size)"
+    }
+
+    static func clampedIdsPerQuery(_ count: Int) -> Int {
+        count > 0 ? min(count, refreshIdsPerQueryMax) : refreshIdsPerQueryMax
+    }
+}

@@ -1,0 +1,177 @@
+import EventJournal
+import Logging
+import SyncCore
+import Synchronization
+
+extension SyncManager {
+    /// Creates a sync down and runs it.
+    ///
+    /// - Parameters:
+    ///   - target: where records come from.
+    ///   - options: the merge mode (OVERWRITE by default).
+    ///   - soupName: the soup records go to.
+    ///   - name: an optional unique name.
+    ///   - onUpdate: receives every state of this run.
+    /// - Returns: the final state: DONE, FAILED (``SyncState/error`` says why) or STOPPED.
+    /// - Throws: what ``createSyncDown(target:options:soupName:name:)`` throws, or
+    ///   ``SyncError/Code/managerStopped`` ("sync manager has state:<STATE>") — the sync is
+    ///   then created but not run, as on Android.
+    @discardableResult
+    public func syncDown(
+        target: SyncDownTargetDescriptor, options: SyncOptions = SyncOptions(), soupName: String,
+        name: String? = nil, onUpdate: UpdateHandler? = nil
+    ) async throws -> SyncState {
+        let created = try createSyncDown(target: target, options: options, soupName: soupName, name: name)
+        let run = try submit(id: created.id, isReSync: false, onUpdate: onUpdate)
+        return try await execute(run, onUpdate: onUpdate)
+    }
+
+    /// Runs an existing sync again: a sync down fetches only records changed since its
+    /// watermark (a sync never run does a full sync; a STOPPED one resumes from watermark − 1 ms);
+    /// a sync up sends the soup's dirty records.
+    ///
+    /// - Returns: the final state.
+    /// - Throws: ``SyncError/Code/syncNotFound`` ("Sync <id> does not exist"),
+    ///   ``SyncError/Code/syncRunning`` ("Cannot run runSync <id> - sync is still running"),
+    ///   ``SyncError/Code/managerStopped``.
+    @discardableResult
+    public func reSync(id: Int64, onUpdate: UpdateHandler? = nil) async throws -> SyncState {
+        if try store.syncState(id: id)?.type == .syncUp { return try await runSyncUp(id: id, onUpdate: onUpdate) }
+        let run = try submit(id: id, isReSync: true, onUpdate: onUpdate)
+        return try await execute(run, onUpdate: onUpdate)
+    }
+
+    /// Runs the sync named `name` again; see ``reSync(id:onUpdate:)``.
+    @discardableResult
+    public func reSync(name: String, onUpdate: UpdateHandler? = nil) async throws -> SyncState {
+        guard let state = try store.syncState(named: name) else { throw SyncError.syncNotFound(name) }
+        return try await reSync(id: state.id, onUpdate: onUpdate)
+    }
+
+    // MARK: - Running
+
+    /// The most records one fetched page may hold. Built-in targets return at most 2,000 (the
+    /// REST API's largest batch); the limit stops a custom target from building one journal
+    /// entry larger than the journal accepts.
+    public static let pageRecordCountMax = 100_000
+
+    /// Checks that the sync may run, journals it RUNNING(0, -1) and makes it active: from here
+    /// on it shows RUNNING, even while it waits for its turn.
+    func submit(id: Int64, isReSync: Bool, onUpdate: UpdateHandler?) throws -> SyncDownRun {
+        guard var sync = try store.syncState(id: id) else { throw SyncError.syncNotFound(String(id)) }
+        guard sync.type == .syncDown else {
+            throw SyncError(.wrongType, "Sync \(id) is a sync up; this manager runs sync down only.")
+        }
+        try enterActive(id)
+        if isReSync { sync.prepareForReSync() }
+        let run = SyncDownRun(sync, startedAt: now())
+        do {
+            try store.journal.append(run.state.changedEntryDraft)
+        } catch {
+            leaveActive(id)
+            throw error
+        }
+        report(run.state, onUpdate)
+        return run
+    }
+
+    /// Waits for the sync's turn, runs it, journals and reports its final state.
+    func execute(_ run: SyncDownRun, onUpdate: UpdateHandler?) async throws -> SyncState {
+        await takeTurn()
+        defer { turns.release() }
+        let final: SyncState
+        do {
+            final = try await perform(run, onUpdate: onUpdate)
+        } catch {
+            leaveActive(run.state.id)
+            throw error
+        }
+        // Mobile SDK leaves the active set before the final callback, so the callback may reSync.
+        leaveActive(run.state.id)
+        report(final, onUpdate)
+        return final
+    }
+
+    func takeTurn() async {
+        guard !turns.tryTake() else { return }
+        await withCheckedContinuation { turns.enqueue($0) }
+    }
+
+    /// Makes the sync active, in one step with the checks so that a concurrent ``stop()`` either
+    /// sees it active or makes it refused: Mobile SDK checks "still running" first, then
+    /// "accepting".
+    func enterActive(_ id: Int64) throws(SyncError) {
+        let refusal = scheduling.withLock { scheduling -> SyncError? in
+            guard !scheduling.active.contains(id) else { return SyncError.syncRunning(id: id) }
+            guard scheduling.state == .acceptingSyncs else {
+                return SyncError.managerStopped(state: scheduling.state.rawValue)
+            }
+            scheduling.active.insert(id)
+            return nil
+        }
+        if let refusal { throw refusal }
+    }
+
+    func leaveActive(_ id: Int64) {
+        scheduling.withLock { scheduling in
+            scheduling.active.remove(id)
+            if scheduling.state == .stopRequested, scheduling.active.isEmpty { scheduling.state = .stopped }
+        }
+    }
+
+    /// The page loop of Mobile SDK's `SyncDownTask`: each fetched page is one journal entry
+    /// (records, merge mode and watermark), checked for a stop request before it is appended.
+    /// Fetch and fold errors end the run FAILED; only a failure to journal the final state throws.
+    private func perform(_ started: SyncDownRun, onUpdate: UpdateHandler?) async throws -> SyncState {
+        var run = started
+        guard state == .acceptingSyncs else { return try finish(&run, .stopped) }
+        guard let descriptor = run.state.syncDownTarget else { return try finish(&run, .failed, "not a sync down") }
+        let context = SyncDownContext(
+            syncId: run.state.id, soupName: run.state.soupName, soups: store.soups, client: client, logger: logger)
+        do {
+            var target = try targets.makeTarget(for: descriptor)
+            var records: [JSONValue]? = try await target.startFetch(context, maxTimeStamp: run.state.maxTimeStamp)
+            var pageNumber: Int64 = 0
+            while let batch = records {
+                guard state == .acceptingSyncs else { return try finish(&run, .stopped) }
+                guard batch.count <= Self.pageRecordCountMax else {
+                    let message = "A page of \(batch.count) records exceeds the limit of \(Self.pageRecordCountMax)."
+                    return try finish(&run, .failed, message)
+                }
+                let page = SyncDownPage(
+                    syncId: run.state.id, soupName: run.state.soupName, pageNumber: pageNumber,
+                    records: JSONValue.array(batch).serialized(), totalSize: target.totalSize,
+                    maxTimeStamp: SyncDownPage.latestModificationTimeStamp(
+                        of: batch, fieldName: target.modificationDateFieldName),
+                    advancesWatermark: target.isSortedByModificationDate, idFieldName: target.idFieldName,
+                    mergeMode: run.state.options.mergeMode)
+                try store.journal.append(page.journalDraft)
+                for state in run.apply(page, fetchedCount: batch.count) { report(state, onUpdate) }
+                pageNumber += 1
+                records = try await target.continueFetch(context)
+            }
+            return try finish(&run, .done)
+        } catch {
+            logger.warning("Sync down failed", metadata: ["sync.id": "\(run.state.id)", "sync.error": "\(error)"])
+            return try finish(&run, .failed, "\(error)")
+        }
+    }
+
+    private func finish(_ run: inout SyncDownRun, _ status: SyncStatus, _ error: String = "") throws -> SyncState {
+        let final = run.finish(status, at: now(), error: error)
+        try store.journal.append(final.changedEntryDraft)
+        logger.info(
+            "Sync down ended", metadata: ["sync.id": "\(final.id)", "sync.status": "\(final.status.rawValue)"])
+        return final
+    }
+
+    /// Throws Mobile SDK's "sync manager has state:<STATE>" unless the manager accepts syncs.
+    func checkAccepting() throws(SyncError) {
+        let managerState = state
+        guard managerState == .acceptingSyncs else { throw SyncError.managerStopped(state: managerState.rawValue) }
+    }
+
+    func now() -> Int64 {
+        clock.now().millisecondsSinceEpoch
+    }
+}

@@ -1,0 +1,120 @@
+import EventJournal
+import Soups
+import Synchronization
+
+extension SyncManager {
+    /// Creates a sync down without running it: status NEW.
+    ///
+    /// - Parameters:
+    ///   - target: where records come from.
+    ///   - options: the merge mode.
+    ///   - soupName: the soup records go to; it must exist.
+    ///   - name: an optional unique name.
+    /// - Returns: the new sync's state.
+    /// - Throws: ``SyncError/Code/duplicateName`` ("Failed to create sync down: there is already a
+    ///   sync with name:<name>"), ``SyncError/Code/invalidName``, `SoupError` for an unknown soup,
+    ///   `JournalError` for storage trouble.
+    @discardableResult
+    public func createSyncDown(
+        target: SyncDownTargetDescriptor, options: SyncOptions = SyncOptions(), soupName: String, name: String? = nil
+    ) throws -> SyncState {
+        try createSync(target: .syncDown(target), options: options, soupName: soupName, name: name)
+    }
+
+    /// What a new sync is made of, before it has an id.
+    struct NewSync {
+        var target: SyncState.Target
+        var options: SyncOptions
+        var soupName: String
+        var name: String?
+    }
+
+    /// Creates a sync of either type without running it; sync-up syncs are kept for the sync-up
+    /// engine (config files may declare them).
+    func createSync(target: SyncState.Target, options: SyncOptions, soupName: String, name: String?) throws
+        -> SyncState
+    {
+        try createSyncs([NewSync(target: target, options: options, soupName: soupName, name: name)])[0]
+    }
+
+    /// Creates syncs in one write transaction: all of them, or none when one is refused.
+    func createSyncs(_ syncs: [NewSync]) throws -> [SyncState] {
+        for soupName in Set(syncs.map(\.soupName)).sorted() where !(try store.soups.hasSoup(soupName)) {
+            throw SoupError(.unknownSoup, "no soup named '\(soupName)': a sync needs its soup registered first")
+        }
+        return try store.journal.write { writer in
+            let databases = SyncStateDatabases(writer.transaction, writer.database)
+            return try syncs.map { sync in
+                try SyncNames.checkAvailable(sync.name, for: sync.target.syncType) {
+                    (try? databases.syncId(named: $0)) != nil
+                }
+                // The projection folds each `sync.created` in this transaction, so the next id
+                // read here already counts the syncs created before it.
+                let state = SyncState(
+                    id: try databases.nextSyncId(), name: sync.name, target: sync.target, options: sync.options,
+                    soupName: sync.soupName)
+                try writer.append(state.createdEntryDraft)
+                return state
+            }
+        }
+    }
+
+    /// The state of the sync with `id`, or `nil`.
+    public func getSyncStatus(id: Int64) throws -> SyncState? {
+        try store.syncState(id: id)
+    }
+
+    /// The state of the sync named `name`, or `nil`.
+    public func getSyncStatus(name: String) throws -> SyncState? {
+        try store.syncState(named: name)
+    }
+
+    /// Whether a sync is named `name`.
+    public func hasSync(named name: String) throws -> Bool {
+        try store.syncState(named: name) != nil
+    }
+
+    /// Deletes the sync with `id`; its records stay in the soup. Unknown ids are ignored.
+    ///
+    /// - Throws: ``SyncError/Code/syncRunning`` when the sync is active.
+    public func deleteSync(id: Int64) throws {
+        guard !isActive(syncId: id) else { throw SyncError.syncRunning(id: id) }
+        guard let state = try store.syncState(id: id) else { return }
+        var header: [String: JournalEntry.HeaderValue] = [
+            SyncHeader.syncId: .integer(id), SyncHeader.soup: .string(state.soupName),
+        ]
+        if let name = state.name { header[SyncHeader.syncName] = .string(name) }
+        try store.journal.append(JournalEntry.Draft(kind: .syncDeleted, header: header))
+    }
+
+    /// Deletes the sync named `name`; an unknown name is ignored, as in Mobile SDK.
+    ///
+    /// - Throws: ``SyncError/Code/syncRunning`` when the sync is active.
+    public func deleteSync(name: String) throws {
+        guard let state = try store.syncState(named: name) else { return }
+        try deleteSync(id: state.id)
+    }
+
+    /// Creates the syncs a `usersyncs.json` / `globalsyncs.json` declares, skipping names that
+    /// exist (their syncs are left untouched); none is run.
+    ///
+    /// The file is already checked whole by ``SyncsConfig``; the syncs are created in one
+    /// transaction, so a refused entry (an unknown soup) creates none (decision 0312).
+    ///
+    /// - Returns: the syncs created, in file order.
+    /// - Throws: `SoupError` for an entry whose soup does not exist, `JournalError` for storage
+    ///   trouble.
+    @discardableResult
+    public func setupSyncs(from config: SyncsConfig) throws -> [SyncState] {
+        let entries = config.entriesToCreate { (try? store.syncState(named: $0)) != nil }
+        return try createSyncs(
+            entries.map { NewSync(target: $0.target, options: $0.options, soupName: $0.soupName, name: $0.name) })
+    }
+
+    /// Whether the sync is active: running, queued for its turn, or having its ghosts cleaned.
+    ///
+    /// An active sync cannot be re-synced, cleaned or deleted. Safe to call from any thread.
+    public nonisolated func isActive(syncId id: Int64) -> Bool {
+        scheduling.withLock { $0.active.contains(id) }
+    }
+}

@@ -1,0 +1,180 @@
+import EventJournal
+public import Logging
+public import SalesforceAPI
+public import SyncCore
+import Synchronization
+
+/// Runs a store's syncs: Mobile SDK's `SyncManager` on the journal.
+///
+/// One manager per ``SyncStore``. Syncs run one at a time in submission order; a sync waiting
+/// for its turn already shows RUNNING. Every status change, every fetched page (records and
+/// watermark in one entry) and every ghost cleaning is a journal entry, so ``SyncStore`` state
+/// read after a crash is exactly what was committed.
+///
+/// ```swift
+/// let manager = try SyncManager(store: store, client: client, clock: SystemWallClock(), logger: logger)
+/// let target = try SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account"))
+/// let done = try await manager.syncDown(
+///     target: target, options: SyncOptions(mergeMode: .leaveIfChanged), soupName: "accounts", name: "accounts")
+/// let again = try await manager.reSync(name: "accounts")   // only records changed since
+/// ```
+///
+/// Progress is reported to the `onUpdate` callback of the call that started the sync and to
+/// every ``updates()`` stream, in Mobile SDK's sequence: `RUNNING(0,-1)`, `RUNNING(0,total)`,
+/// `RUNNING(p,total)` while below the total, then `DONE(100)` (or FAILED/STOPPED with the
+/// progress reached).
+public actor SyncManager {
+    /// Whether the manager takes new syncs.
+    public enum State: String, Sendable, Hashable {
+        /// Syncs run as submitted.
+        case acceptingSyncs = "ACCEPTING_SYNCS"
+        /// ``stop()`` was called while syncs were active; they stop at their next check.
+        case stopRequested = "STOP_REQUESTED"
+        /// Nothing runs and nothing is accepted until ``restart(restartStoppedSyncs:onUpdate:)``.
+        case stopped = "STOPPED"
+    }
+
+    /// Receives each new state of a sync.
+    public typealias UpdateHandler = @Sendable (SyncState) -> Void
+
+    /// The store the syncs live in.
+    public nonisolated let store: SyncStore
+    let client: SalesforceClient?
+    let targets: SyncDownTargetRegistry
+    let syncUpTargets: SyncUpTargetRegistry
+    let clock: any WallClock
+    let logger: Logger
+    /// The manager state and the active (running or queued) sync ids. A mutex rather than actor
+    /// state, so that ``stop()`` can be called from anywhere, a progress callback included.
+    let scheduling: Mutex<Scheduling>
+    var turns = SyncTurns()
+    var subscribers: [UInt64: AsyncStream<SyncState>.Continuation] = [:]
+    var nextSubscriberKey: UInt64 = 0
+
+    struct Scheduling {
+        var state: State = .acceptingSyncs
+        var active: Set<Int64> = []
+    }
+
+    /// Opens the manager of `store`. Syncs found RUNNING are journaled as STOPPED first: nothing
+    /// can be running when a store opens, and ``restart(restartStoppedSyncs:onUpdate:)`` with
+    /// `true` picks them up again.
+    ///
+    /// - Parameters:
+    ///   - store: the store whose syncs this manager runs.
+    ///   - client: the Salesforce connection; `nil` when only custom targets that need none run.
+    ///   - targets: the custom sync-down targets, by name.
+    ///   - syncUpTargets: the custom sync-up targets, by name.
+    ///   - clock: gives `startTime` and `endTime`.
+    ///   - logger: where the manager logs; it never creates one.
+    /// - Throws: `JournalError` when the store cannot be read or written.
+    public init(
+        store: SyncStore, client: SalesforceClient?, targets: SyncDownTargetRegistry = SyncDownTargetRegistry(),
+        syncUpTargets: SyncUpTargetRegistry = SyncUpTargetRegistry(), clock: any WallClock, logger: Logger
+    ) throws {
+        self.store = store
+        self.client = client
+        self.targets = targets
+        self.syncUpTargets = syncUpTargets
+        self.clock = clock
+        self.logger = logger
+        scheduling = Mutex(Scheduling())
+        try Self.stopInterruptedSyncs(in: store, logger: logger)
+    }
+
+    deinit {
+        // Streams end with their manager, so `for await` loops over ``updates()`` finish.
+        for continuation in subscribers.values { continuation.finish() }
+    }
+
+    /// The manager's state.
+    public nonisolated var state: State {
+        scheduling.withLock { $0.state }
+    }
+
+    /// Whether a stop was requested and active syncs have not all stopped yet.
+    public nonisolated var isStopping: Bool {
+        state == .stopRequested
+    }
+
+    /// Whether the manager is stopped.
+    public nonisolated var isStopped: Bool {
+        state == .stopped
+    }
+
+    /// Stops the manager: STOPPED at once when nothing is active, otherwise STOP_REQUESTED until
+    /// the active syncs (running and queued) have stopped. Safe to call from any thread.
+    public nonisolated func stop() {
+        scheduling.withLock { scheduling in
+            guard scheduling.state == .acceptingSyncs else { return }
+            scheduling.state = scheduling.active.isEmpty ? .stopped : .stopRequested
+        }
+        logger.info("Sync manager stop requested", metadata: ["sync.manager.state": "\(state.rawValue)"])
+    }
+
+    /// Re-opens a stopping or stopped manager; does nothing to an accepting one.
+    ///
+    /// - Parameters:
+    ///   - restartStoppedSyncs: also re-sync every sync whose status is STOPPED, each from its
+    ///     watermark − 1 ms so that records sharing the last applied time are fetched again.
+    ///   - onUpdate: receives the restarted syncs' states.
+    /// - Returns: the final states of the restarted syncs, by id.
+    /// - Throws: `JournalError` when the store cannot be read or written.
+    @discardableResult
+    public func restart(restartStoppedSyncs: Bool, onUpdate: UpdateHandler? = nil) async throws -> [SyncState] {
+        let reopened = scheduling.withLock { scheduling -> Bool in
+            guard scheduling.state != .acceptingSyncs else { return false }
+            scheduling.state = .acceptingSyncs
+            return true
+        }
+        guard reopened else {
+            logger.info("Sync manager restart ignored: it is accepting syncs")
+            return []
+        }
+        guard restartStoppedSyncs else { return [] }
+        let stopped = try store.syncStates().filter { $0.status == .stopped && $0.type == .syncDown }
+        var runs: [SyncDownRun] = []
+        for sync in stopped { runs.append(try submit(id: sync.id, isReSync: true, onUpdate: onUpdate)) }
+        var finals: [SyncState] = []
+        for run in runs { finals.append(try await execute(run, onUpdate: onUpdate)) }
+        for sync in try store.syncStates() where sync.status == .stopped && sync.type == .syncUp {
+            finals.append(try await runSyncUp(id: sync.id, onUpdate: onUpdate))
+        }
+        return finals
+    }
+
+    /// A stream of every state change of every sync this manager runs, from now on.
+    ///
+    /// The stream ends when the manager is released; stop iterating when you have what you need.
+    public func updates() -> AsyncStream<SyncState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncState.self, bufferingPolicy: .unbounded)
+        let key = nextSubscriberKey
+        nextSubscriberKey += 1
+        subscribers[key] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(key) }
+        }
+        return stream
+    }
+
+    func unsubscribe(_ key: UInt64) {
+        subscribers[key] = nil
+    }
+
+    /// Hands a new state to the caller's callback and to every stream.
+    func report(_ state: SyncState, _ onUpdate: UpdateHandler?) {
+        onUpdate?(state)
+        for continuation in subscribers.values { continuation.yield(state) }
+    }
+
+    private static func stopInterruptedSyncs(in store: SyncStore, logger: Logger) throws {
+        try store.journal.write { writer in
+            let databases = SyncStateDatabases(writer.transaction, writer.database)
+            for var sync in try databases.allStates() where sync.status == .running {
+                sync.stopAfterInterruptedRun()
+                try writer.append(sync.changedEntryDraft)
+                logger.info("Interrupted sync marked STOPPED", metadata: ["sync.id": "\(sync.id)"])
+            }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+extension SyncState {
+    /// Starts a run: RUNNING, progress 0, `startTime` set, end time and error cleared.
+    ///
+    /// `totalSize` keeps its stored value, so the first progress report of a fresh or re-synced
+    /// sync is `RUNNING(0, -1)`.
+    public mutating func start(at time: Int64) {
+        status = .running
+        progress = 0
+        startTime = time
+        endTime = 0
+        error = ""
+        failures = FailureSummary()
+    }
+
+    /// Prepares an existing sync to run again: `totalSize` back to -1 and, for a STOPPED sync,
+    /// the watermark moved back 1 ms so records sharing the last applied time are fetched again.
+    public mutating func prepareForReSync() {
+        totalSize = -1
+        if status == .stopped { maxTimeStamp = Self.resumePoint(afterStoppedAt: maxTimeStamp) }
+    }
+
+    /// The watermark a STOPPED sync resumes from: one millisecond before `maxTimeStamp`, never below -1.
+    public static func resumePoint(afterStoppedAt maxTimeStamp: Int64) -> Int64 {
+        max(maxTimeStamp - 1, -1)
+    }
+
+    /// Records the target's count after the first fetch; the state reports `RUNNING(0, total)` next.
+    public mutating func recordTotalSize(_ total: Int64) {
+        totalSize = total
+        progress = 0
+    }
+
+    /// Reports `countSaved` records applied: progress `countSaved * 100 / totalSize` while
+    /// fewer than `totalSize` are applied.
+    ///
+    /// - Returns: whether the progress is a new report (Mobile SDK reports nothing once the
+    ///   count reaches the total, or when the total is 0 or unknown).
+    @discardableResult
+    public mutating func recordSaved(count countSaved: Int64) -> Bool {
+        guard totalSize > 0, countSaved < totalSize, countSaved >= 0 else { return false }
+        progress = Int(countSaved * 100 / totalSize)
+        return true
+    }
+
+    /// Ends a run. DONE sets progress to 100; FAILED and STOPPED leave it as it was.
+    ///
+    /// - Parameters:
+    ///   - status: DONE, FAILED or STOPPED.
+    ///   - time: the end time, epoch milliseconds.
+    ///   - error: the failure's message; empty unless FAILED.
+    public mutating func finish(_ status: SyncStatus, at time: Int64, error: String = "") {
+        precondition(status.isTerminal, "a run ends DONE, FAILED or STOPPED")
+        self.status = status
+        if status == .done { progress = 100 }
+        endTime = time
+        self.error = error
+    }
+
+    /// Marks a sync found RUNNING when its store opens as STOPPED: nothing can be running at
+    /// start-up, and `restart(restartStoppedSyncs: true)` picks STOPPED syncs up again.
+    public mutating func stopAfterInterruptedRun() {
+        guard status == .running else { return }
+        status = .stopped
+    }
+}

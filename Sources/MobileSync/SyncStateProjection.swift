@@ -1,0 +1,119 @@
+public import EventJournal
+import LMDBStore
+public import SyncCore
+
+/// The projection that folds sync entries into the states of a store's syncs.
+///
+/// | database | key | value |
+/// |---|---|---|
+/// | `syncs.states` | sync id (8 bytes, big-endian) | the ``SyncState`` JSON |
+/// | `syncs.names` | sync name (UTF-8) | sync id (8 bytes, big-endian) |
+/// | `syncs.ghosts` | sync id (8 bytes, big-endian) | the last ghost cleaning: `{"remoteIdCount", "ghostIds", "sequence"}` |
+/// | `syncs.meta` | `next-sync-id` | UInt64 big-endian |
+///
+/// `sync.created` and `sync.state.changed` carry whole states, so the last one wins.
+/// `sync.down.page` sets the run's `totalSize` on page 0 and, when `advancesWatermark`, moves
+/// `maxTimeStamp` to `max(current, page)`: the records and the watermark commit together.
+/// `sync.deleted` removes a sync and its name; `sync.ghosts.cleaned` records the cleaning.
+/// The fold reads nothing but the entry and these databases.
+public struct SyncStateProjection: Projection {
+    /// The projection's name, `syncs`.
+    public let name = "syncs"
+    /// The fold's version; bump it when the fold changes.
+    public let version = 1
+    /// `syncs.states`, `syncs.names`, `syncs.ghosts`, `syncs.meta`.
+    public var databaseNames: [String] {
+        SyncStateDatabases.names
+    }
+
+    /// Creates the projection.
+    public init() {}
+
+    /// Folds `sync.created`, `sync.state.changed`, `sync.down.page`, `sync.deleted` and
+    /// `sync.ghosts.cleaned`; ignores other kinds.
+    public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
+        let databases = SyncStateDatabases(context.transaction, context.database)
+        switch entry.kind {
+        case .syncCreated:
+            let state = try SyncState(journalEntry: entry)
+            guard try databases.state(id: state.id) == nil else {
+                throw SyncError(.malformedEntry, "Entry \(entry.sequence): sync \(state.id) already exists.")
+            }
+            if let name = state.name, try databases.syncId(named: name) != nil {
+                throw SyncError.duplicateName(name, type: state.type)
+            }
+            try databases.put(state)
+            try databases.putNextSyncId(max(try databases.nextSyncId(), state.id + 1))
+        case .syncStateChanged:
+            let state = try SyncState(journalEntry: entry)
+            guard let old = try databases.state(id: state.id) else { throw SyncError.syncNotFound(String(state.id)) }
+            // A sync keeps its name for life; an entry renaming it is malformed, not a bug.
+            guard old.name == state.name else {
+                throw SyncError(.malformedEntry, "Entry \(entry.sequence): sync \(state.id) cannot change its name.")
+            }
+            try databases.put(state)
+        case .syncDownPageFetched:
+            try applyPage(SyncDownPage(journalEntry: entry), databases)
+        case .syncDeleted:
+            let id = try EntryHeader(entry).integer(SyncHeader.syncId)
+            try databases.delete(id: id)
+        case .syncGhostsCleaned:
+            let id = try EntryHeader(entry).integer(SyncHeader.syncId)
+            try databases.putGhostCleaning(id: id, summary: GhostCleaning.summary(of: entry))
+        default:
+            return
+        }
+        try checkInvariants(after: entry, databases)
+    }
+
+    /// Every sync's state JSON by id, and the last ghost cleaning of each, for
+    /// `journal-replay state`; `filter["soup"]` keeps the syncs of one soup, `filter["sync"]`
+    /// one sync by id or name.
+    public func describeState(in context: ProjectionContext, filter: [String: String]) throws -> JSONValue {
+        let databases = SyncStateDatabases(context.transaction, context.database)
+        var syncs: [String: JSONValue] = [:]
+        for state in try databases.allStates() {
+            if let soup = filter["soup"], soup != state.soupName { continue }
+            if let sync = filter["sync"], sync != String(state.id), sync != state.name { continue }
+            var described = state.json
+            if let cleaning = try databases.ghostCleaning(id: state.id), case .object(var members) = described {
+                members["lastGhostCleaning"] = cleaning
+                described = .object(members)
+            }
+            syncs[String(state.id)] = described
+        }
+        return ["syncs": .object(syncs), "nextSyncId": .number(JSONNumber(try databases.nextSyncId()))]
+    }
+
+    private func applyPage(_ page: SyncDownPage, _ databases: SyncStateDatabases) throws {
+        // A page of a sync deleted while it ran changes no state: the sync is gone.
+        guard var state = try databases.state(id: page.syncId) else { return }
+        if page.pageNumber == 0 { state.recordTotalSize(page.totalSize) }
+        if page.advancesWatermark { state.maxTimeStamp = max(state.maxTimeStamp, page.maxTimeStamp) }
+        try databases.put(state)
+    }
+
+    /// Checks, after each applied entry, that the sync it names and the name index agree.
+    ///
+    /// Compiled in with `SYNC_INTERNAL_CHECKS` (STYLE rule 8); O(1) per entry, since it looks
+    /// only at the entry's sync. A full rebuild is compared by `journal-replay verify`.
+    func checkInvariants(after entry: JournalEntry, _ databases: SyncStateDatabases) throws {
+        #if SYNC_INTERNAL_CHECKS
+            guard let id = entry.header[SyncHeader.syncId]?.integer else { return }
+            guard let state = try databases.state(id: id) else {
+                if let name = entry.header[SyncHeader.syncName]?.string {
+                    let owner = try databases.syncId(named: name)
+                    precondition(owner != id, "a deleted sync leaves no name behind")
+                }
+                return
+            }
+            let nextId = try databases.nextSyncId()
+            precondition(state.id == id, "a state is stored under its own id")
+            precondition(nextId > id, "sync ids are never handed out twice")
+            if let name = state.name {
+                let owner = try databases.syncId(named: name)
+                precondition(owner == id, "a named sync is found by its name")
+            }
+        #endif
+    }
+}

@@ -1,0 +1,53 @@
+public import EventJournal
+public import Foundation
+public import Logging
+public import Soups
+public import SyncCore
+
+/// A SyncJournal store on disk: the journal with every standard projection, and the soups.
+///
+/// Tools and apps open stores through this type so that every reader folds the same
+/// projections: `journal-replay verify` then checks exactly what the app maintains.
+///
+/// ```swift
+/// let store = try SyncStore(directory: url, clock: SystemWallClock(), logger: logger)
+/// try store.soups.registerSoup("accounts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
+/// ```
+public final class SyncStore: Sendable {
+    /// The journal every change is appended to.
+    public let journal: Journal
+    /// The soups, folded from the journal.
+    public let soups: SoupStore
+
+    /// The projections of a SyncJournal store, in apply order.
+    public static var projections: [any Projection] {
+        [SoupProjection(), SyncStateProjection(), PendingUploadsProjection()]
+    }
+
+    /// Opens (creating when missing) the store in `directory`.
+    ///
+    /// - Parameters:
+    ///   - clock: stamps entries and `_soupLastModifiedDate`.
+    ///   - idGenerator: numbers local ids; by default microsecond readings of `clock`, so ids
+    ///     minted by separate runs do not collide.
+    public init(
+        directory: URL, clock: any WallClock, idGenerator: (any IDGenerator)? = nil,
+        options: JournalOptions = JournalOptions(), logger: Logger
+    ) throws {
+        journal = try Journal(
+            directory: directory, projections: Self.projections, clock: clock, options: options, logger: logger)
+        soups = SoupStore(journal: journal, clock: clock, idGenerator: idGenerator ?? ClockIDGenerator(clock: clock))
+    }
+
+    /// Opens the store in `directory` only if one exists there.
+    ///
+    /// - Throws: `JournalError` with code `missingStore` when `directory` holds no store.
+    public static func openExisting(
+        directory: URL, clock: any WallClock, idGenerator: (any IDGenerator)? = nil, logger: Logger
+    ) throws -> SyncStore {
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) else {
+            throw JournalError(.missingStore, "no SyncJournal store at \(directory.path)")
+        }
+        return try SyncStore(directory: directory, clock: clock, idGenerator: idGenerator, logger: logger)
+    }
+}

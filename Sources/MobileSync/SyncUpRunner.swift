@@ -1,0 +1,186 @@
+import EventJournal
+public import SalesforceAPI
+import Soups
+import SyncCore
+
+/// One run of a sync up over the journal: Mobile Sync's sync-up task, with crash-safe uploads.
+///
+/// The run first closes the uploads a crash left open (an intent without outcome), then sends
+/// the soup's dirty records in numeric `_soupEntryId` order, in batches of the target's
+/// `maxBatchSize`. Each batch is an intent appended before the request and an outcome appended
+/// after it; the soup projection applies the outcome, so server ids and clean flags commit in
+/// that one entry. A failure that leaves a batch's result unknown (no answer, a 5xx after
+/// retries) is thrown with the intent left open, and the next run reconciles it:
+///
+/// - a create with an external id is sent again: it is an upsert, so it cannot duplicate;
+/// - a create without one is looked up by the target's marker field, when it names one; found,
+///   its server id is recorded without sending anything;
+/// - otherwise the create is sent again and listed in ``SyncUpSummary/possibleDuplicates``;
+/// - updates and deletes are sent again (both are idempotent).
+public struct SyncUpRunner: Sendable {
+    /// The store holding the soup and the journal.
+    public let store: SyncStore
+    /// Where the records go.
+    public let target: any SyncUpTarget
+    /// The sync's id (it names the requests: `<syncId>-<n>`).
+    public let syncId: Int64
+    /// The soup whose dirty records are sent.
+    public let soupName: String
+    /// The merge mode and the default field list.
+    public let options: SyncOptions
+    /// Used only to look a create up by its marker field during reconciliation.
+    public let client: SalesforceClient?
+
+    /// Creates a runner.
+    public init(
+        store: SyncStore, target: any SyncUpTarget, syncId: Int64, soupName: String, options: SyncOptions,
+        client: SalesforceClient?
+    ) {
+        self.store = store
+        self.target = target
+        self.syncId = syncId
+        self.soupName = soupName
+        self.options = options
+        self.client = client
+    }
+
+    /// Runs the sync up.
+    ///
+    /// - Parameters:
+    ///   - shouldStop: asked before each batch; `true` ends the run early (the remaining
+    ///     records stay dirty) and the result says so.
+    ///   - progress: called with (records processed, records to process) at the start and
+    ///     after each batch.
+    /// - Returns: the summary, and whether the run stopped early.
+    /// - Throws: `SalesforceError` or `TransportFailure` when a request's result is unknown,
+    ///   `SyncError` for a target that cannot send (no field list, mixed types in a bulk
+    ///   check), `JournalError` or `SoupError` for storage trouble. Batches answered before
+    ///   the error keep their outcomes.
+    public func run(
+        shouldStop: @Sendable () -> Bool = { false },
+        progress: @Sendable (_ processed: Int, _ total: Int) async -> Void = { _, _ in }
+    ) async throws -> (summary: SyncUpSummary, stopped: Bool) {
+        var summary = SyncUpSummary()
+        var requestNumber = try await reconcile(into: &summary)
+        var pending = try dirtyRecords()
+        let total = pending.count
+        var processed = 0
+        await progress(processed, total)
+        var isRetryPass = false
+        while true {
+            var notFound: Set<Int64> = []
+            for start in stride(from: 0, to: pending.count, by: max(1, target.maxBatchSize)) {
+                if shouldStop() { return (summary, true) }
+                let batch = Array(pending[start..<min(start + max(1, target.maxBatchSize), pending.count)])
+                requestNumber += 1
+                notFound.formUnion(try await send(batch, request: requestNumber, into: &summary))
+                if !isRetryPass {
+                    processed += batch.count
+                    await progress(processed, total)
+                }
+            }
+            // Mobile Sync re-runs once the updates that found no server record: the outcome
+            // marked them locally created, so this pass creates them again.
+            guard !isRetryPass, !notFound.isEmpty, options.mergeMode == .overwrite else { break }
+            isRetryPass = true
+            pending = try dirtyRecords().filter { notFound.contains(Self.entryId($0)) }
+        }
+        return (summary, false)
+    }
+
+    /// Sends one batch: intent, request, outcome. Returns the records the server did not have.
+    private func send(_ batch: [JSONValue], request: Int, into summary: inout SyncUpSummary) async throws -> Set<Int64>
+    {
+        var toSend = batch
+        if options.mergeMode == .leaveIfChanged {
+            let checked = batch.filter(SyncUpAction.requiresServerCall)
+            let newer = try await target.areNewerThanServer(checked)
+            let older = Set(zip(checked, newer).filter { !$0.1 }.map { Self.entryId($0.0) })
+            summary.skippedByLeaveIfChanged.append(contentsOf: older.sorted())
+            toSend = batch.filter { !older.contains(Self.entryId($0)) }
+        }
+        guard !toSend.isEmpty else { return [] }
+        let upload = SyncUpUpload(
+            syncId: syncId, soupName: soupName, requestId: "\(syncId)-\(request)", idFieldName: target.idFieldName,
+            mergeMode: options.mergeMode,
+            items: toSend.map { record in
+                SyncUpUpload.Item(
+                    record: record, idFieldName: target.idFieldName,
+                    externalId: SyncUpFields.externalId(of: record, target: target)?.value)
+            }, externalIdFieldName: target.externalIdFieldName)
+        try store.journal.append(upload.intentDraft)
+        let outcomes = try await target.syncUp(toSend, fieldlist: options.fieldlist)
+        try store.journal.append(upload.outcomeDraft(outcomes))
+        var notFound: Set<Int64> = []
+        for (record, outcome) in zip(toSend, outcomes) {
+            if SyncUpAction.requiresServerCall(record) { summary.sent += 1 }
+            switch outcome {
+            case .created, .updated, .deleted: summary.succeeded += 1
+            case .failed:
+                summary.failed.append(
+                    SyncUpSummary.Failure(
+                        entryId: Self.entryId(record), id: record[target.idFieldName]?.string,
+                        message: outcome.lastError ?? ""))
+            case .notFound: notFound.insert(Self.entryId(record))
+            case .skipped: break
+            }
+        }
+        return notFound
+    }
+
+    /// Closes the uploads a crash left open; returns the highest request number used so far.
+    private func reconcile(into summary: inout SyncUpSummary) async throws -> Int {
+        var highest = 0
+        for intent in try store.pendingUploads(syncId: syncId) {
+            let requestId = intent["requestId"]?.string ?? ""
+            if let number = requestId.split(separator: "-").last.flatMap({ Int($0) }) { highest = max(highest, number) }
+            let records = intent["records"]?.array ?? []
+            var items: [SyncUpUpload.Item] = []
+            var outcomes: [SyncUpOutcome] = []
+            for item in records {
+                let entryId = item["entryId"]?.number?.int64Value ?? 0
+                var upload = SyncUpUpload.Item(record: [:], idFieldName: target.idFieldName, externalId: nil)
+                upload.entryId = entryId
+                upload.version = item["version"] ?? .null
+                upload.id = item["id"]?.string
+                upload.externalId = item["externalId"]?.string
+                items.append(upload)
+                outcomes.append(try await reconciled(item, entryId: entryId, into: &summary))
+            }
+            let upload = SyncUpUpload(
+                syncId: syncId, soupName: intent["soup"]?.string ?? soupName, requestId: requestId,
+                idFieldName: intent["idFieldName"]?.string ?? target.idFieldName, mergeMode: options.mergeMode,
+                items: items)
+            try store.journal.append(upload.outcomeDraft(outcomes))
+        }
+        return highest
+    }
+
+    /// The outcome that closes one record of an unanswered upload. `skipped` leaves the record
+    /// dirty, so this run sends it again.
+    private func reconciled(_ item: JSONValue, entryId: Int64, into summary: inout SyncUpSummary) async throws
+        -> SyncUpOutcome
+    {
+        guard item["action"]?.string == "create", item["externalId"] == nil else { return .skipped }
+        guard let marker = target.markerFieldName, let client, let localId = item["id"]?.string,
+            let record = try store.soups.retrieve(soupName, ids: [entryId]).first,
+            let objectType = SyncUpFields.objectType(of: record)
+        else {
+            summary.possibleDuplicates.append(entryId)
+            return .skipped
+        }
+        let soql = "SELECT Id FROM \(objectType) WHERE \(marker) = \(SOQLQuery.quotedList([localId]))"
+        guard let serverId = try await client.query(soql).records.first?["Id"]?.string else { return .skipped }
+        summary.recovered.append(entryId)
+        return .created(serverId: serverId)
+    }
+
+    /// The soup's dirty records, by numeric `_soupEntryId`.
+    private func dirtyRecords() throws -> [JSONValue] {
+        try store.soups.dirtyRecords(soupName).sorted { Self.entryId($0) < Self.entryId($1) }
+    }
+
+    private static func entryId(_ record: JSONValue) -> Int64 {
+        record["_soupEntryId"]?.number?.int64Value ?? 0
+    }
+}

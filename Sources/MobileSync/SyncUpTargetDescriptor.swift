@@ -1,0 +1,121 @@
+public import SyncCore
+
+/// Where a sync up sends local changes, as a value: the Mobile SDK sync-up target JSON, parsed.
+///
+/// Kept for the sync-up engine; this module only reads and writes it. The kind comes from
+/// `androidImpl`/`iOSImpl`: none (or iOS `type` `rest`) means the default sObject Collections
+/// target.
+public struct SyncUpTargetDescriptor: Hashable, Sendable {
+    /// Which built-in target, or a custom one.
+    public var kind: Kind
+    /// The record field holding the server id.
+    public var idFieldName: String
+    /// The record field holding the last modification time.
+    public var modificationDateFieldName: String
+    /// The fields sent on create; `nil` uses the options' field list.
+    public var createFieldlist: [String]?
+    /// The fields sent on update; `nil` uses the options' field list.
+    public var updateFieldlist: [String]?
+    /// The external id field used to upsert, if any.
+    public var externalIdFieldName: String?
+    /// Members this type does not interpret, kept so a round trip loses nothing.
+    public var otherFields: [String: JSONValue]
+
+    /// The sync-up targets.
+    public enum Kind: Hashable, Sendable {
+        /// sObject Collections, up to 200 records per call: the default.
+        case collection
+        /// One composite batch request, up to 25 records per call.
+        case batch
+        /// One REST call per record.
+        case singleRecord
+        /// An app-defined target, found in the target registry under `registryKey`.
+        case custom(registryKey: String)
+    }
+
+    /// Creates a descriptor with Mobile SDK's default field names.
+    public init(
+        _ kind: Kind = .collection, idFieldName: String = SyncDownTargetDescriptor.idFieldNameDefault,
+        modificationDateFieldName: String = SyncDownTargetDescriptor.modificationDateFieldNameDefault
+    ) {
+        self.kind = kind
+        self.idFieldName = idFieldName
+        self.modificationDateFieldName = modificationDateFieldName
+        self.otherFields = [:]
+    }
+
+    /// Parses Mobile SDK sync-up target JSON.
+    ///
+    /// - Throws: ``SyncError/Code/malformedTarget`` naming the bad key.
+    public init(json: JSONValue) throws(SyncError) {
+        let fields = try JSONFields(json, what: "Sync up target", code: .malformedTarget)
+        self.init(
+            Self.kind(
+                iOS: try fields.optionalString(SyncDownTargetDescriptor.iOSImplKey),
+                android: try fields.optionalString(SyncDownTargetDescriptor.androidImplKey)),
+            idFieldName: try fields.optionalString("idFieldName") ?? SyncDownTargetDescriptor.idFieldNameDefault,
+            modificationDateFieldName: try fields.optionalString("modificationDateFieldName")
+                ?? SyncDownTargetDescriptor.modificationDateFieldNameDefault)
+        createFieldlist = try fields.optionalStringArray("createFieldlist")
+        updateFieldlist = try fields.optionalStringArray("updateFieldlist")
+        externalIdFieldName = try fields.optionalString("externalIdFieldName")
+        var others = fields.members
+        for key in Self.interpretedKeys { others[key] = nil }
+        // Class names that ``json`` would write anyway are not kept, so a descriptor survives a
+        // round trip unchanged; any other spelling is kept as given.
+        let names = Self.classNames(of: kind)
+        if others[SyncDownTargetDescriptor.iOSImplKey]?.string == names.iOS,
+            others[SyncDownTargetDescriptor.androidImplKey]?.string == names.android
+        {
+            others[SyncDownTargetDescriptor.iOSImplKey] = nil
+            others[SyncDownTargetDescriptor.androidImplKey] = nil
+        }
+        otherFields = others
+    }
+
+    /// The Mobile SDK sync-up target JSON.
+    public var json: JSONValue {
+        var members = otherFields
+        members["idFieldName"] = .string(idFieldName)
+        members["modificationDateFieldName"] = .string(modificationDateFieldName)
+        if let createFieldlist { members["createFieldlist"] = .array(createFieldlist.map(JSONValue.string)) }
+        if let updateFieldlist { members["updateFieldlist"] = .array(updateFieldlist.map(JSONValue.string)) }
+        if let externalIdFieldName { members["externalIdFieldName"] = .string(externalIdFieldName) }
+        let names = Self.classNames(of: kind)
+        if members[SyncDownTargetDescriptor.iOSImplKey] == nil, members[SyncDownTargetDescriptor.androidImplKey] == nil
+        {
+            if let iOS = names.iOS { members[SyncDownTargetDescriptor.iOSImplKey] = .string(iOS) }
+            if let android = names.android { members[SyncDownTargetDescriptor.androidImplKey] = .string(android) }
+        }
+        return .object(members)
+    }
+
+    private static let interpretedKeys = [
+        "idFieldName", "modificationDateFieldName", "createFieldlist", "updateFieldlist", "externalIdFieldName",
+    ]
+
+    /// The class names Mobile SDK uses for its built-in sync-up targets, by last name part.
+    private static let builtInKinds: [String: Kind] = [
+        "CollectionSyncUpTarget": .collection, "SFCollectionSyncUpTarget": .collection,
+        "BatchSyncUpTarget": .batch, "SFBatchSyncUpTarget": .batch,
+        "SyncUpTarget": .singleRecord, "SFSyncUpTarget": .singleRecord,
+    ]
+
+    /// The class names written for `kind` so both SDKs read the target back: none for the
+    /// default collection target, Mobile SDK's names for the others, the key for a custom one.
+    private static func classNames(of kind: Kind) -> (iOS: String?, android: String?) {
+        let package = "com.salesforce.androidsdk.mobilesync.target."
+        switch kind {
+        case .collection: return (nil, nil)
+        case .batch: return ("SFBatchSyncUpTarget", package + "BatchSyncUpTarget")
+        case .singleRecord: return ("SFSyncUpTarget", package + "SyncUpTarget")
+        case .custom(let key): return (key, nil)
+        }
+    }
+
+    private static func kind(iOS: String?, android: String?) -> Kind {
+        let name = iOS ?? android.flatMap { $0.split(separator: ".").last.map(String.init) }
+        guard let name, !name.isEmpty else { return .collection }
+        return builtInKinds[name] ?? .custom(registryKey: name)
+    }
+}

@@ -1,0 +1,130 @@
+public import EventJournal
+public import SyncCore
+
+extension JournalEntry.Kind {
+    /// A sync up is about to send one request; see ``SyncUpUpload/intentDraft``.
+    public static let syncUpIntent: Self = "sync.up.intent"
+    /// A sync up request was answered; see ``SyncUpUpload/outcomeDraft(_:)``. The soup
+    /// projection applies it.
+    public static let syncUpOutcome: Self = "sync.up.outcome"
+}
+
+/// One sync-up request as the journal sees it: the intent appended before it is sent, and the
+/// outcome appended after (DESIGN invariant 6).
+///
+/// The intent names each record's `_soupEntryId`, action and *version* (its
+/// `_soupLastModifiedDate` when the upload was decided). The outcome carries the versions too,
+/// so the soup projection can tell whether a record changed while its request was in flight:
+/// such a record keeps its flags and its newer change is sent next time.
+public struct SyncUpUpload: Hashable, Sendable {
+    /// One record of the request.
+    public struct Item: Hashable, Sendable {
+        /// The record's `_soupEntryId`.
+        public var entryId: Int64
+        /// What the request does with it.
+        public var action: SyncUpAction
+        /// The record's `_soupLastModifiedDate` when the upload was decided.
+        public var version: JSONValue
+        /// The record's id field value when the upload was decided (a local id for a create).
+        public var id: String?
+        /// The external id a create is upserted by, if any.
+        public var externalId: String?
+
+        /// Describes `record` (a soup record with `_soupEntryId`) for an upload.
+        public init(record: JSONValue, idFieldName: String, externalId: String?) {
+            entryId = record["_soupEntryId"]?.number?.int64Value ?? 0
+            action = SyncUpAction(record: record)
+            version = record["_soupLastModifiedDate"] ?? .null
+            id = record[idFieldName]?.string
+            self.externalId = externalId
+        }
+    }
+
+    /// The sync sending the request.
+    public var syncId: Int64
+    /// The soup the records live in.
+    public var soupName: String
+    /// Names the request in both entries: `<syncId>-<n>`, numbered per run after the open uploads,
+    /// so it is unique among the sync's uploads without an outcome (what pairs an intent with it).
+    public var requestId: String
+    /// The record field that receives the server id.
+    public var idFieldName: String
+    /// The sync's merge mode (LEAVE_IF_CHANGED leaves an update that found no record alone).
+    public var mergeMode: MergeMode
+    /// The records, in request order.
+    public var items: [Item]
+    /// The field creates are upserted by, when the target names one. The soup projection uses
+    /// it to recognise the server copy of a create whose outcome is not journaled yet.
+    public var externalIdFieldName: String?
+
+    /// Creates an upload.
+    public init(
+        syncId: Int64, soupName: String, requestId: String, idFieldName: String, mergeMode: MergeMode, items: [Item],
+        externalIdFieldName: String? = nil
+    ) {
+        self.externalIdFieldName = externalIdFieldName
+        self.syncId = syncId
+        self.soupName = soupName
+        self.requestId = requestId
+        self.idFieldName = idFieldName
+        self.mergeMode = mergeMode
+        self.items = items
+    }
+
+    /// The entry appended before the request is sent. No projection of soups changes with it.
+    public var intentDraft: JournalEntry.Draft {
+        let records: [JSONValue] = items.map { item in
+            var fields: [String: JSONValue] = [
+                "entryId": .number(JSONNumber(item.entryId)), "action": .string(Self.name(of: item.action)),
+                "version": item.version,
+            ]
+            if let id = item.id { fields["id"] = .string(id) }
+            if let externalId = item.externalId { fields["externalId"] = .string(externalId) }
+            return .object(fields)
+        }
+        return JournalEntry.Draft(kind: .syncUpIntent, header: header, json: ["records": .array(records)])
+    }
+
+    /// The entry appended after the answer: one outcome per item, in order. The soup
+    /// projection applies it (server ids, clean flags, `__last_error__`, removals).
+    ///
+    /// - Precondition: `outcomes` has one element per item.
+    public func outcomeDraft(_ outcomes: [SyncUpOutcome]) -> JournalEntry.Draft {
+        precondition(outcomes.count == items.count, "one outcome per uploaded record")
+        let entries: [JSONValue] = zip(items, outcomes).map { item, outcome in
+            var fields: [String: JSONValue] = ["entryId": .number(JSONNumber(item.entryId)), "version": item.version]
+            switch outcome {
+            case .created(let serverId):
+                fields["outcome"] = "created"
+                fields["serverId"] = .string(serverId)
+            case .updated: fields["outcome"] = "updated"
+            case .deleted: fields["outcome"] = "deleted"
+            case .notFound: fields["outcome"] = "notFound"
+            case .failed:
+                fields["outcome"] = "failed"
+                fields["error"] = outcome.lastError.map(JSONValue.string) ?? .null
+            case .skipped: fields["outcome"] = "skipped"
+            }
+            return .object(fields)
+        }
+        return JournalEntry.Draft(kind: .syncUpOutcome, header: header, json: ["outcomes": .array(entries)])
+    }
+
+    private var header: [String: JournalEntry.HeaderValue] {
+        var header: [String: JournalEntry.HeaderValue] = [
+            "syncId": .integer(syncId), "soup": .string(soupName), "requestId": .string(requestId),
+            "idFieldName": .string(idFieldName), "mergeMode": .string(mergeMode.rawValue),
+        ]
+        if let externalIdFieldName { header["externalIdFieldName"] = .string(externalIdFieldName) }
+        return header
+    }
+
+    private static func name(of action: SyncUpAction) -> String {
+        switch action {
+        case .create: "create"
+        case .update: "update"
+        case .delete: "delete"
+        case .none: "none"
+        }
+    }
+}

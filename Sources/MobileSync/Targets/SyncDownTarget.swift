@@ -1,0 +1,63 @@
+public import SyncCore
+
+/// A source of records for a sync down: Mobile SDK's `SyncDownTarget` in Swift async form.
+///
+/// The engine drives a target the way Mobile SDK does: ``startFetch(_:maxTimeStamp:)`` once,
+/// then ``totalSize`` is read, then ``continueFetch(_:)`` until it returns `nil`. Each returned
+/// array becomes one `sync.down.page` journal entry. Targets are values; the engine keeps the
+/// one it runs in a variable, so paging state (a `nextRecordsUrl`, a page number) lives in the
+/// target's own stored properties.
+///
+/// ```swift
+/// struct NumbersTarget: SyncDownTarget {
+///     var idFieldName: String { "Id" }
+///     var modificationDateFieldName: String { "LastModifiedDate" }
+///     var isSortedByModificationDate: Bool { true }
+///     private(set) var totalSize: Int64 = -1
+///     private var pages: [[JSONValue]] = …
+///     mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
+///         totalSize = Int64(pages.joined().count)
+///         return pages.removeFirst()
+///     }
+///     mutating func continueFetch(_ context: SyncDownContext) async throws -> [JSONValue]? {
+///         pages.isEmpty ? nil : pages.removeFirst()
+///     }
+///     func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String> { … }
+/// }
+/// ```
+///
+/// Register custom targets by name in a ``SyncDownTargetRegistry`` so that target JSON (and
+/// `usersyncs.json`) can name them.
+public protocol SyncDownTarget: Sendable {
+    /// The record field holding the server id; local records are matched by it.
+    var idFieldName: String { get }
+    /// The record field holding the last modification time, read for the watermark.
+    var modificationDateFieldName: String { get }
+    /// Whether records arrive in modification-date order, so the watermark may advance page by
+    /// page and a stopped sync resumes where it stopped; otherwise it advances only at DONE.
+    var isSortedByModificationDate: Bool { get }
+    /// The number of records the current run expects, known after ``startFetch(_:maxTimeStamp:)``;
+    /// `-1` when unknown.
+    var totalSize: Int64 { get }
+
+    /// Fetches the first page.
+    ///
+    /// - Parameters:
+    ///   - context: the sync, its soup, the REST client.
+    ///   - maxTimeStamp: the sync's watermark, epoch milliseconds: fetch only records modified
+    ///     after it. Values ≤ 0 mean "everything".
+    /// - Returns: the first page's records as the server sent them (possibly empty).
+    mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue]
+
+    /// Fetches the next page.
+    ///
+    /// - Returns: the next page's records, or `nil` when there are no more.
+    mutating func continueFetch(_ context: SyncDownContext) async throws -> [JSONValue]?
+
+    /// The ids of every record the target would fetch now, ignoring the watermark: what ghost
+    /// cleaning keeps.
+    ///
+    /// - Parameter localIds: the ids of the sync's clean local records, for targets that can only
+    ///   check given ids (MRU, Refresh).
+    func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String>
+}

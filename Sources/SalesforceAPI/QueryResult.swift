@@ -1,0 +1,32 @@
+public import SyncCore
+
+/// One page of a SOQL query: `{"totalSize", "done", "nextRecordsUrl", "records"}`.
+public struct QueryResult: Sendable, Hashable {
+    /// Rows the whole query yields, repeated on every page.
+    public var totalSize: Int
+    /// Whether this is the last page.
+    public var done: Bool
+    /// The path of the next page, `nil` on the last page.
+    public var nextRecordsURL: String?
+    /// The records, exactly as the server sent them.
+    public var records: [JSONValue]
+
+    /// Creates a page.
+    public init(totalSize: Int, done: Bool, nextRecordsURL: String?, records: [JSONValue]) {
+        self.totalSize = totalSize
+        self.done = done
+        self.nextRecordsURL = nextRecordsURL
+        self.records = records
+    }
+
+    /// Reads a query response body; `nil` when it is not one.
+    public init?(json: JSONValue) {
+        guard let records = json["records"]?.array, let total = json["totalSize"]?.number?.int64Value else {
+            return nil
+        }
+        self.records = records
+        totalSize = Int(total)
+        done = json["done"]?.bool ?? true
+        nextRecordsURL = json["nextRecordsUrl"]?.string
+    }
+}

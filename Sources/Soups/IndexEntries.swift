@@ -1,0 +1,93 @@
+import SyncCore
+
+/// The index and token keys that one record has, kept next to it so that replacing or
+/// deleting the record removes exactly what was written, even for indexes that an alter
+/// without re-indexing left holding nulls.
+struct IndexEntries: Hashable, Sendable {
+    var indexKeys: [[UInt8]] = []
+    var tokenKeys: [[UInt8]] = []
+
+    init() {}
+
+    /// The keys `record` gets in `soup`'s indexes, or only in those whose id is in `only`.
+    static func keys(for record: JSONValue, entryId: Int64, in soup: SoupCatalogEntry, only: Set<UInt16>?)
+        -> IndexEntries
+    {
+        var entries = IndexEntries()
+        for index in soup.indexes where only?.contains(index.id) ?? true {
+            let value = SoupPath.project(record, components: index.pathComponents)
+            entries.add(IndexValue.extract(value, as: index.spec.type), index: index, soupId: soup.soupId, entryId)
+            if index.spec.type == .fullText, let text = IndexValue.extract(value, as: .fullText).likeText {
+                // Sorted: a Set's order differs between instances, and the stored key list must not.
+                for token in Set(FullTextTokenizer.tokens(text)).sorted() {
+                    entries.tokenKeys.append(tokenKey(soup.soupId, index.id, token, entryId))
+                }
+            }
+        }
+        return entries
+    }
+
+    /// A null entry for `index`, which is what a record gets in an index added without
+    /// re-indexing (SmartStore leaves the new column NULL).
+    mutating func add(_ value: IndexValue, index: SoupCatalogEntry.CatalogIndex, soupId: UInt32, _ entryId: Int64) {
+        var key = SoupDatabases.indexPrefix(soupId, index.id)
+        value.encode(into: &key)
+        appendBigEndian(UInt64(bitPattern: entryId), to: &key)
+        indexKeys.append(key)
+    }
+
+    static func tokenKey(_ soupId: UInt32, _ indexId: UInt16, _ token: String, _ entryId: Int64) -> [UInt8] {
+        var key = SoupDatabases.indexPrefix(soupId, indexId) + Array(token.utf8)
+        key.append(0)
+        appendBigEndian(UInt64(bitPattern: entryId), to: &key)
+        return key
+    }
+
+    /// Keeps only the keys of the indexes in `ids`.
+    func keeping(_ ids: Set<UInt16>) -> IndexEntries {
+        var kept = IndexEntries()
+        kept.indexKeys = indexKeys.filter { ids.contains(SoupDatabases.indexId(ofKey: $0)) }
+        kept.tokenKeys = tokenKeys.filter { ids.contains(SoupDatabases.indexId(ofKey: $0)) }
+        return kept
+    }
+
+    mutating func merge(_ other: IndexEntries) {
+        indexKeys += other.indexKeys
+        tokenKeys += other.tokenKeys
+    }
+
+    /// Length-prefixed keys: a count of index keys, then each key, then the token keys.
+    var encoded: [UInt8] {
+        var bytes: [UInt8] = []
+        for list in [indexKeys, tokenKeys] {
+            appendBigEndian(UInt64(list.count), to: &bytes)
+            for key in list {
+                appendBigEndian(UInt64(key.count), to: &bytes)
+                bytes += key
+            }
+        }
+        return bytes
+    }
+
+    init(decoding bytes: [UInt8]) {
+        var position = 0
+        func readNumber() -> Int {
+            guard position + 8 <= bytes.count else { return 0 }
+            defer { position += 8 }
+            return Int(clamping: readBigEndian(bytes[position..<position + 8]))
+        }
+        var lists: [[[UInt8]]] = []
+        for _ in 0..<2 {
+            var list: [[UInt8]] = []
+            for _ in 0..<readNumber() {
+                let length = readNumber()
+                guard position + length <= bytes.count else { break }
+                list.append(Array(bytes[position..<position + length]))
+                position += length
+            }
+            lists.append(list)
+        }
+        indexKeys = lists[0]
+        tokenKeys = lists[1]
+    }
+}

@@ -1,0 +1,49 @@
+import LMDBStore
+import SyncCore
+
+/// Finds local records by the value of an id field: through the soup's index on it, or, when
+/// the soup has none, through a map built by one scan of the soup for the wanted values.
+struct LocalRecordFinder {
+    let state: SoupState
+    let soup: SoupCatalogEntry
+    let idPath: String
+    let isIndexed: Bool
+    /// For an unindexed id field: every `_soupEntryId` per wanted value, ascending.
+    var scanned: [JSONValue: [Int64]] = [:]
+
+    init(state: SoupState, soup: SoupCatalogEntry, idPath: String, wanted: [JSONValue]) throws {
+        self.state = state
+        self.soup = soup
+        self.idPath = idPath
+        isIndexed = soup.index(on: idPath) != nil
+        guard !isIndexed, !wanted.isEmpty else { return }
+        let wantedSet = Set(wanted)
+        var scanned: [JSONValue: [Int64]] = [:]
+        try state.forEachRecord(soup.soupId) { entryId, record in
+            if let value = SoupPath.project(record, idPath), wantedSet.contains(value) {
+                scanned[value, default: []].append(entryId)
+            }
+            return true
+        }
+        self.scanned = scanned
+    }
+
+    /// The lowest `_soupEntryId` of a record whose id field is `value`.
+    func entryId(for value: JSONValue) throws -> Int64? {
+        try allEntryIds(for: value).first
+    }
+
+    /// Every `_soupEntryId` of a record whose id field is `value`, ascending.
+    func allEntryIds(for value: JSONValue) throws -> [Int64] {
+        guard !value.isNull else { return [] }
+        guard isIndexed else { return scanned[value] ?? [] }
+        return try QueryEngine(state: state, soup: soup).filterIds(.exact(path: idPath, value: value))?.sorted() ?? []
+    }
+
+    /// Records that a record with id field `value` was just stored, for later records of the page.
+    mutating func remember(_ value: JSONValue, _ entryId: Int64) {
+        guard !isIndexed, !value.isNull, scanned[value]?.contains(entryId) != true else { return }
+        scanned[value, default: []].append(entryId)
+        scanned[value]?.sort()
+    }
+}

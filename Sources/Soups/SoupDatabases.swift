@@ -1,0 +1,71 @@
+import LMDBStore
+
+/// The named LMDB databases of the soup projection, and the layout of their keys.
+///
+/// | database | key | value |
+/// |---|---|---|
+/// | `soups.catalog` | soup name (UTF-8) | catalog entry JSON |
+/// | `soups.meta` | `next-entry-id`, `next-soup-id` | UInt64 big-endian |
+/// | `soups.records` | soupId (4) · entryId (8) | record JSON |
+/// | `soups.index` | soupId (4) · indexId (2) · encoded value · entryId (8) | empty |
+/// | `soups.fulltext` | soupId (4) · indexId (2) · token · `00` · entryId (8) | empty |
+/// | `soups.keys` | soupId (4) · entryId (8) | the record's index and token keys |
+/// | `soups.dirty` | soupId (4) · entryId (8) | empty |
+/// | `soups.uploading` | soupId (4) · entryId (8) | `{"field", "value"}`: an upsert in flight |
+///
+/// Numbers are big-endian so that byte order is numeric order.
+struct SoupDatabases {
+    var catalog: Database
+    var meta: Database
+    var records: Database
+    var index: Database
+    var fullText: Database
+    var recordKeys: Database
+    var dirty: Database
+    /// Creates sent as upserts by an external id whose outcome is not journaled yet; a sync-down
+    /// page that fetches the server copy of one matches it to the local record (decision 0353).
+    var uploading: Database
+
+    static let names = [
+        "soups.catalog", "soups.meta", "soups.records", "soups.index", "soups.fulltext", "soups.keys", "soups.dirty",
+        "soups.uploading",
+    ]
+
+    init(_ database: (String) -> Database) {
+        catalog = database("soups.catalog")
+        meta = database("soups.meta")
+        records = database("soups.records")
+        index = database("soups.index")
+        fullText = database("soups.fulltext")
+        recordKeys = database("soups.keys")
+        dirty = database("soups.dirty")
+        uploading = database("soups.uploading")
+    }
+
+    static let nextEntryIdKey = Array("next-entry-id".utf8)
+    static let nextSoupIdKey = Array("next-soup-id".utf8)
+
+    static func soupPrefix(_ soupId: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: soupId.bigEndian, Array.init)
+    }
+
+    static func recordKey(_ soupId: UInt32, _ entryId: Int64) -> [UInt8] {
+        var key = soupPrefix(soupId)
+        appendBigEndian(UInt64(bitPattern: entryId), to: &key)
+        return key
+    }
+
+    static func indexPrefix(_ soupId: UInt32, _ indexId: UInt16) -> [UInt8] {
+        soupPrefix(soupId) + withUnsafeBytes(of: indexId.bigEndian, Array.init)
+    }
+
+    /// The entry id at the end of a record, index or token key.
+    static func entryId(ofKey key: [UInt8]) -> Int64 {
+        Int64(bitPattern: readBigEndian(key.suffix(8)))
+    }
+
+    /// The index id of an index or token key.
+    static func indexId(ofKey key: [UInt8]) -> UInt16 {
+        UInt16(key[4]) << 8 | UInt16(key[5])
+    }
+}

@@ -1,0 +1,28 @@
+import EventJournal
+
+/// The journal entry kinds the soup projection folds. Every payload is JSON with a `soup`
+/// member naming the soup, and every entry has a `soup` header for filtering.
+enum SoupEntryKind: String, CaseIterable, Sendable {
+    /// `{soup, soupId, indexes: [{path, type, id}], nextIndexId}`: a new soup.
+    case registered = "soup.registered"
+    /// The same as ``registered`` plus `reIndex`: the soup's indexes changed.
+    case altered = "soup.altered"
+    /// `{soup, paths}`: the indexes on these paths are recomputed from the records.
+    case reIndexed = "soup.reindexed"
+    /// `{soup}`: every record removed, the soup kept.
+    case cleared = "soup.cleared"
+    /// `{soup}`: the soup and its records removed.
+    case dropped = "soup.dropped"
+    /// `{soup, records}`: whole records stored under their `_soupEntryId` (create, update, upsert).
+    case saved = "soup.saved"
+    /// `{soup, ids}`: records removed by `_soupEntryId`.
+    case deleted = "soup.deleted"
+
+    init?(_ kind: JournalEntry.Kind) {
+        self.init(rawValue: kind.rawValue)
+    }
+
+    var kind: JournalEntry.Kind {
+        JournalEntry.Kind(rawValue: rawValue)
+    }
+}

@@ -1,0 +1,156 @@
+import EventJournal
+import LMDBStore
+import SyncCore
+
+// The sync-down entries that change soups: fetched pages and ghost cleanings.
+//
+// MobileSync writes these entries; Soups folds them so that the records and the sync's
+// watermark commit in the same transaction as the append (DESIGN invariant 4). Soups must not
+// import MobileSync (layers depend one way), so the kinds and header fields are read here by
+// their names, as docs/mobilesync.md documents them. Everything the fold needs is in the entry:
+// the soup, the sync id, the id field and the merge mode.
+extension SoupProjection {
+    /// The names MobileSync's sync-down entries use, shared by contract with docs/mobilesync.md.
+    enum ServerEntry {
+        static let pageKind = "sync.down.page"
+        static let ghostsKind = "sync.ghosts.cleaned"
+        static let soupHeader = "soup"
+        static let syncIdHeader = "syncId"
+        static let idFieldHeader = "idFieldName"
+        static let mergeModeHeader = "mergeMode"
+        static let leaveIfChanged = "LEAVE_IF_CHANGED"
+        static let overwrite = "OVERWRITE"
+        static let syncIdField = "__sync_id__"
+        static let lastErrorField = "__last_error__"
+    }
+
+    /// Folds a sync-down entry into the soups; returns `false` for every other kind.
+    func applyServerEntry(_ entry: JournalEntry, in context: ProjectionContext) throws -> Bool {
+        switch entry.kind.rawValue {
+        case ServerEntry.pageKind:
+            let state = SoupState(transaction: context.transaction, databases: SoupDatabases(context.database))
+            try applyServerPage(entry, in: state)
+            return true
+        case ServerEntry.ghostsKind:
+            let state = SoupState(transaction: context.transaction, databases: SoupDatabases(context.database))
+            try applyGhostCleaning(entry, in: state)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Writes a fetched page's records under its merge mode.
+    ///
+    /// Each record is matched to a local one by the value of the id field: through the soup's
+    /// index on that field when it has one, or by one scan of the soup per page when it has not
+    /// (Mobile SDK requires the index; we accept either, docs/decisions/0314). A match keeps its
+    /// `_soupEntryId`; when several local records share the value the lowest `_soupEntryId`
+    /// wins, so the fold stays deterministic. Under LEAVE_IF_CHANGED a record whose match is
+    /// dirty *now*, when the entry is applied, is skipped: an edit made while the sync ran is
+    /// never overwritten. Written records carry `__sync_id__`, clean flags, and the entry's
+    /// time as `_soupLastModifiedDate`.
+    private func applyServerPage(_ entry: JournalEntry, in state: SoupState) throws {
+        let header = try ServerEntryHeader(entry)
+        let soup = try state.requireSoup(header.soup)
+        let idField = try header.string(ServerEntry.idFieldHeader)
+        let mode = try header.string(ServerEntry.mergeModeHeader)
+        guard mode == ServerEntry.leaveIfChanged || mode == ServerEntry.overwrite else {
+            throw SoupError(.storage, "entry \(entry.sequence) has an unknown merge mode '\(mode)'")
+        }
+        guard let records = try entry.jsonPayload().array else {
+            throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
+        }
+        var finder = try LocalRecordFinder(
+            state: state, soup: soup, idPath: idField, wanted: records.compactMap { SoupPath.project($0, idField) })
+        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        let uploading = try state.uploadingCreates(soup.soupId)
+        for record in records {
+            guard case .object = record else {
+                throw SoupError(.notAnObject, "entry \(entry.sequence): a fetched record is not a JSON object")
+            }
+            let idValue = SoupPath.project(record, idField)
+            var match = try idValue.flatMap { try finder.entryId(for: $0) }
+            // The server copy of a create whose upsert reached the server but whose outcome is not
+            // journaled yet: it is that local record, not a new one (decision 0353).
+            if match == nil, let create = uploading.first(where: { $0.isServerCopy(record) }),
+                try state.record(soup.soupId, create.entryId) != nil
+            {
+                match = create.entryId
+            }
+            if mode == ServerEntry.leaveIfChanged, let match, let local = try state.record(soup.soupId, match),
+                LocalFlags.isDirty(local)
+            {
+                continue
+            }
+            let entryId = match ?? Int64(nextEntryId)
+            if match == nil { nextEntryId += 1 }
+            let stored = Self.cleaned(record, syncId: header.syncId, entryId: entryId, at: entry.timestamp)
+            try state.putRecord(stored, entryId: entryId, in: soup)
+            if let idValue { finder.remember(idValue, entryId) }
+        }
+        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+    }
+
+    /// Deletes the ghosts a cleaning names, re-checked against the soup as it is now.
+    ///
+    /// The payload lists `ghostIds`, the id-field values the engine found to be ghosts. A local
+    /// record with such a value is deleted only if it still belongs to this sync
+    /// (`__sync_id__`) and is still clean, so a record edited between the engine's read and
+    /// this append is kept (DESIGN invariant 5).
+    private func applyGhostCleaning(_ entry: JournalEntry, in state: SoupState) throws {
+        let header = try ServerEntryHeader(entry)
+        let soup = try state.requireSoup(header.soup)
+        let idField = try header.string(ServerEntry.idFieldHeader)
+        let ghostIds = try entry.jsonPayload()["ghostIds"]?.array ?? []
+        let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: ghostIds)
+        for ghost in ghostIds {
+            for entryId in try finder.allEntryIds(for: ghost) {
+                guard let record = try state.record(soup.soupId, entryId), !LocalFlags.isDirty(record),
+                    record[ServerEntry.syncIdField]?.number?.int64Value == header.syncId
+                else { continue }
+                try state.removeRecord(soup.soupId, entryId)
+            }
+        }
+    }
+
+    /// `record` as a sync down stores it: Mobile Sync's clean flags, `__sync_id__` (only for a
+    /// sync id ≥ 0, as Mobile SDK does), and the store's bookkeeping fields.
+    static func cleaned(_ record: JSONValue, syncId: Int64, entryId: Int64, at time: WallTime) -> JSONValue {
+        guard case .object(var fields) = record else { return record }
+        if syncId >= 0 { fields[ServerEntry.syncIdField] = .number(JSONNumber(syncId)) }
+        for flag in [LocalFlags.local, LocalFlags.locallyCreated, LocalFlags.locallyUpdated, LocalFlags.locallyDeleted]
+        {
+            fields[flag] = false
+        }
+        fields[ServerEntry.lastErrorField] = .null
+        fields[SoupStore.entryIdField] = .number(JSONNumber(entryId))
+        fields[SoupStore.lastModifiedDateField] = .number(JSONNumber(time.millisecondsSinceEpoch))
+        return .object(fields)
+    }
+}
+
+/// Typed reads of a sync-down entry's header, failing with the entry's sequence.
+private struct ServerEntryHeader {
+    let entry: JournalEntry
+    let soup: String
+    let syncId: Int64
+
+    init(_ entry: JournalEntry) throws {
+        self.entry = entry
+        guard let soup = entry.header[SoupProjection.ServerEntry.soupHeader]?.string,
+            let syncId = entry.header[SoupProjection.ServerEntry.syncIdHeader]?.integer
+        else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its soup or syncId header")
+        }
+        self.soup = soup
+        self.syncId = syncId
+    }
+
+    func string(_ name: String) throws -> String {
+        guard let value = entry.header[name]?.string else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its \(name) header")
+        }
+        return value
+    }
+}

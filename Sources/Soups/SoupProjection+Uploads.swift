@@ -1,0 +1,164 @@
+import EventJournal
+import SyncCore
+
+// The sync-up entries that change soups: the intent and the outcome of one upload request.
+//
+// MobileSync appends `sync.up.intent` before each request and `sync.up.outcome` after it.
+// Soups folds the outcome so that a server id replaces the local id in the same entry that
+// cleans the flags, and notes from the intent which creates are in flight as upserts, so that
+// a sync down fetching one of them before its outcome is journaled does not store it twice.
+// Soups must not import MobileSync, so the kinds and the fields are read by name, as
+// docs/mobilesync.md documents them.
+extension SoupProjection {
+    /// The names of the upload entries, shared by contract with docs/mobilesync.md.
+    enum UploadEntry {
+        static let intentKind = "sync.up.intent"
+        static let outcomeKind = "sync.up.outcome"
+        static let soupHeader = "soup"
+        static let idFieldHeader = "idFieldName"
+        static let externalIdFieldHeader = "externalIdFieldName"
+        static let mergeModeHeader = "mergeMode"
+        static let leaveIfChanged = "LEAVE_IF_CHANGED"
+        static let lastErrorField = "__last_error__"
+        static let syncIdField = "__sync_id__"
+    }
+
+    /// Folds an upload intent or outcome into its soup; returns `false` for every other kind.
+    func applyUploadEntry(_ entry: JournalEntry, in context: ProjectionContext) throws -> Bool {
+        switch entry.kind.rawValue {
+        case UploadEntry.intentKind:
+            try applyUploadIntent(entry, in: context)
+            return true
+        case UploadEntry.outcomeKind:
+            try applyUploadOutcome(entry, in: context)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Notes the creates an intent sends as upserts by an external id. Nothing visible changes.
+    ///
+    /// The payload is `{"records": [{"entryId", "action", "version", "id"?, "externalId"?}]}`;
+    /// the header names the external id field, when the target has one.
+    private func applyUploadIntent(_ entry: JournalEntry, in context: ProjectionContext) throws {
+        guard let field = entry.header[UploadEntry.externalIdFieldHeader]?.string else { return }
+        let (state, soup) = try Self.uploadSoup(entry, in: context)
+        guard let records = try entry.jsonPayload()["records"]?.array else {
+            throw SoupError(.storage, "entry \(entry.sequence): an upload intent without a records array")
+        }
+        for item in records where item["action"]?.string == "create" {
+            guard let entryId = item["entryId"]?.number?.int64Value, let externalId = item["externalId"]?.string else {
+                continue
+            }
+            try state.putUploadingCreate(
+                UploadingCreate(entryId: entryId, field: field, value: externalId), soupId: soup.soupId)
+        }
+    }
+
+    /// Folds an upload outcome into its soup.
+    ///
+    /// The payload is `{"outcomes": [{"entryId", "outcome", "version", "serverId"?, "error"?}]}`
+    /// where `outcome` is `created`, `updated`, `deleted`, `notFound`, `failed` or `skipped`,
+    /// and `version` is the record's `_soupLastModifiedDate` when the upload was decided.
+    ///
+    /// A record changed locally since then (its `_soupLastModifiedDate` differs) keeps its
+    /// flags, so the newer change is sent by the next sync up instead of being cleaned away;
+    /// a create still records the server id and becomes an update, so it is never created
+    /// twice. This goes beyond Mobile Sync, which cleans such a record and loses the edit.
+    private func applyUploadOutcome(_ entry: JournalEntry, in context: ProjectionContext) throws {
+        let (state, soup) = try Self.uploadSoup(entry, in: context)
+        guard let idField = entry.header[UploadEntry.idFieldHeader]?.string else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its idFieldName header")
+        }
+        let leavesChanges = entry.header[UploadEntry.mergeModeHeader]?.string == UploadEntry.leaveIfChanged
+        guard let outcomes = try entry.jsonPayload()["outcomes"]?.array else {
+            throw SoupError(.storage, "entry \(entry.sequence): an upload outcome without an outcomes array")
+        }
+        for outcome in outcomes {
+            guard let entryId = outcome["entryId"]?.number?.int64Value, let kind = outcome["outcome"]?.string else {
+                throw SoupError(.storage, "entry \(entry.sequence): an outcome without entryId or outcome")
+            }
+            try state.removeUploadingCreate(soupId: soup.soupId, entryId: entryId)
+            // A record removed locally since the upload began has nothing left to update.
+            guard let record = try state.record(soup.soupId, entryId), case .object(var fields) = record else {
+                continue
+            }
+            let unchanged = outcome["version"] == fields[SoupStore.lastModifiedDateField]
+            switch kind {
+            case "created":
+                guard let serverId = outcome["serverId"]?.string else {
+                    throw SoupError(.storage, "entry \(entry.sequence): a created outcome without serverId")
+                }
+                fields[idField] = .string(serverId)
+                try absorbServerCopies(of: entryId, serverId: .string(serverId), into: &fields, idField, soup, state)
+                if unchanged {
+                    Self.clean(&fields)
+                } else if fields[LocalFlags.local] != true {
+                    // A sync down stored the server copy over it meanwhile: nothing is left to send.
+                } else if fields[LocalFlags.locallyDeleted] != true {
+                    fields[LocalFlags.locallyCreated] = false
+                    fields[LocalFlags.locallyUpdated] = true
+                } else {
+                    fields[LocalFlags.locallyCreated] = false
+                }
+            case "updated":
+                guard unchanged else { continue }
+                Self.clean(&fields)
+            case "deleted":
+                try state.removeRecord(soup.soupId, entryId)
+                continue
+            case "notFound":
+                // OVERWRITE sends the record again as a create; LEAVE_IF_CHANGED leaves it.
+                guard !leavesChanges else { continue }
+                fields[LocalFlags.local] = true
+                fields[LocalFlags.locallyCreated] = true
+            case "failed":
+                fields[UploadEntry.lastErrorField] = outcome["error"] ?? .null
+            case "skipped":
+                continue
+            default:
+                throw SoupError(.storage, "entry \(entry.sequence): an unknown upload outcome '\(kind)'")
+            }
+            fields[SoupStore.lastModifiedDateField] = .number(JSONNumber(entry.timestamp.millisecondsSinceEpoch))
+            try state.putRecord(.object(fields), entryId: entryId, in: soup)
+        }
+    }
+
+    /// Removes the clean copies a sync down stored of a create before its outcome named the
+    /// server id: they are the same server record as `entryId`, which takes over their
+    /// `__sync_id__` so that ghost cleaning still sees it. A copy with local changes is kept:
+    /// merging two sets of edits is the app's decision, and dropping either would lose one.
+    private func absorbServerCopies(
+        of entryId: Int64, serverId: JSONValue, into fields: inout [String: JSONValue], _ idField: String,
+        _ soup: SoupCatalogEntry, _ state: SoupState
+    ) throws {
+        let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: [serverId])
+        for copyId in try finder.allEntryIds(for: serverId) where copyId != entryId {
+            guard let copy = try state.record(soup.soupId, copyId), !LocalFlags.isDirty(copy) else { continue }
+            if fields[UploadEntry.syncIdField] == nil, let syncId = copy[UploadEntry.syncIdField] {
+                fields[UploadEntry.syncIdField] = syncId
+            }
+            try state.removeRecord(soup.soupId, copyId)
+        }
+    }
+
+    /// The state and the catalog entry of the soup an upload entry names.
+    private static func uploadSoup(_ entry: JournalEntry, in context: ProjectionContext) throws -> (
+        SoupState, SoupCatalogEntry
+    ) {
+        guard let soupName = entry.header[UploadEntry.soupHeader]?.string else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its soup header")
+        }
+        let state = SoupState(transaction: context.transaction, databases: SoupDatabases(context.database))
+        return (state, try state.requireSoup(soupName))
+    }
+
+    private static func clean(_ fields: inout [String: JSONValue]) {
+        for flag in [LocalFlags.local, LocalFlags.locallyCreated, LocalFlags.locallyUpdated, LocalFlags.locallyDeleted]
+        {
+            fields[flag] = false
+        }
+        fields[UploadEntry.lastErrorField] = .null
+    }
+}

@@ -1,0 +1,147 @@
+public import EventJournal
+import LMDBStore
+import SyncCore
+
+/// The projection that folds soup entries into records, indexes, the dirty set and the soup
+/// catalog.
+///
+/// Open the journal with it, then make a ``SoupStore`` on that journal:
+///
+/// ```swift
+/// let journal = try Journal(directory: url, projections: [SoupProjection()], clock: clock, logger: logger)
+/// let store = SoupStore(journal: journal, clock: clock, idGenerator: IncrementingIDGenerator())
+/// ```
+///
+/// The fold reads only the entry and its own databases: ids and times are in the entries.
+public struct SoupProjection: Projection {
+    /// The projection's name in the journal's metadata.
+    public let name = "soups"
+    /// The layout version of the projection's databases; a change rebuilds them on open.
+    public let version = 2
+    /// The LMDB databases the projection owns (their layout is in `docs/soups.md`).
+    public var databaseNames: [String] {
+        SoupDatabases.names
+    }
+    /// Where the store leaves the records of the `soup.saved` entry it is appending.
+    let handoff = SavedRecordsHandoff()
+    /// Decoded catalog entries, shared by the fold and the stores on this projection.
+    let catalogCache = CatalogCache()
+
+    /// Creates the projection.
+    public init() {}
+
+    /// Folds one entry; entries of other kinds are ignored.
+    ///
+    /// - Throws: ``SoupError/Code/storage`` for a soup entry that names no soup or an unknown
+    ///   one, or whose records have no `_soupEntryId`.
+    /// - Complexity: for a save, O(records × (indexes + tokens) × log n) LMDB operations;
+    ///   alter, re-index, clear and drop are O(n) in the soup's records.
+    public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
+        if try applyServerEntry(entry, in: context) { return }  // sync-down pages: SoupProjection+ServerPages.swift
+        if try applyUploadEntry(entry, in: context) { return }  // sync up: SoupProjection+Uploads.swift
+        guard let kind = SoupEntryKind(entry.kind) else { return }
+        let state = SoupState(
+            transaction: context.transaction, databases: SoupDatabases(context.database), catalogCache: catalogCache)
+        // A store appending a save hands over the records it has just serialized (see
+        // SavedRecordsHandoff); everything else parses the payload.
+        let handed = kind == .saved ? handoff.take(sequence: entry.sequence, payload: entry.payload) : nil
+        let payload = try handed?.value ?? entry.jsonPayload()
+        guard let soupName = payload["soup"]?.string else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) names no soup")
+        }
+        switch kind {
+        case .registered:
+            let soup = try SoupCatalogEntry(json: payload)
+            try state.putCatalogEntry(soup)
+            let nextSoupId = try state.meta(SoupDatabases.nextSoupIdKey, default: 1)
+            try state.putMeta(SoupDatabases.nextSoupIdKey, max(nextSoupId, UInt64(soup.soupId) + 1))
+        case .altered:
+            try applyAlter(payload, in: state)
+        case .reIndexed:
+            let soup = try state.requireSoup(soupName)
+            let paths = Set((payload["paths"]?.array ?? []).compactMap(\.string))
+            try reIndex(soup, ids: Set(soup.indexes.filter { paths.contains($0.spec.path) }.map(\.id)), in: state)
+        case .cleared:
+            try state.removeAllRecords(state.requireSoup(soupName).soupId)
+        case .dropped:
+            try state.removeAllRecords(state.requireSoup(soupName).soupId)
+            _ = try state.transaction.delete(state.databases.catalog, key: Array(soupName.utf8))
+        case .saved:
+            try applySave(payload, soup: state.requireSoup(soupName), in: state, recordBytes: handed?.recordBytes)
+        case .deleted:
+            let soup = try state.requireSoup(soupName)
+            for id in payload["ids"]?.array ?? [] {
+                guard let entryId = id.number?.int64Value else { continue }
+                try state.removeRecord(soup.soupId, entryId)
+            }
+        }
+    }
+
+    /// Stores the records of a save; `recordBytes`, when the store handed them over, are
+    /// their serializations.
+    private func applySave(
+        _ payload: JSONValue, soup: SoupCatalogEntry, in state: SoupState, recordBytes: [[UInt8]]?
+    ) throws {
+        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        // Soups' keys are ordered by soup id, and dropped soups leave no keys behind.
+        let isLastSoup = try UInt64(soup.soupId) + 1 == state.meta(SoupDatabases.nextSoupIdKey, default: 1)
+        for (position, record) in (payload["records"]?.array ?? []).enumerated() {
+            guard let entryId = record[SoupStore.entryIdField]?.number?.int64Value, entryId > 0 else {
+                throw SoupError(.storage, "a saved record of soup \(soup.name) has no _soupEntryId")
+            }
+            // Every stored id is below the next id, so a record at or above it replaces nothing
+            // and its key follows every key of its soup.
+            let placement: SoupState.RecordPlacement =
+                UInt64(entryId) < nextEntryId ? .anywhere : isLastSoup ? .last : .new
+            try state.putRecord(record, bytes: recordBytes?[position], entryId: entryId, in: soup, placement: placement)
+            nextEntryId = max(nextEntryId, UInt64(entryId) + 1)
+        }
+        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+    }
+
+    private func applyAlter(_ payload: JSONValue, in state: SoupState) throws {
+        let altered = try SoupCatalogEntry(json: payload)
+        let old = try state.requireSoup(altered.name)
+        let keptIds = Set(old.indexes.map(\.id)).intersection(altered.indexes.map(\.id))
+        let newIds = Set(altered.indexes.map(\.id)).subtracting(keptIds)
+        let reIndex = payload["reIndex"]?.bool ?? false
+        try state.putCatalogEntry(altered)
+        try rewriteIndexEntries(altered, in: state) { record, entryId, current in
+            var entries = current.keeping(keptIds)
+            if reIndex {
+                entries.merge(IndexEntries.keys(for: record, entryId: entryId, in: altered, only: newIds))
+            } else {
+                // SmartStore leaves a new column NULL; a new full-text index also has no tokens.
+                for index in altered.indexes where newIds.contains(index.id) {
+                    entries.add(.null, index: index, soupId: altered.soupId, entryId)
+                }
+            }
+            return entries
+        }
+    }
+
+    private func reIndex(_ soup: SoupCatalogEntry, ids: Set<UInt16>, in state: SoupState) throws {
+        let otherIds = Set(soup.indexes.map(\.id)).subtracting(ids)
+        try rewriteIndexEntries(soup, in: state) { record, entryId, current in
+            var entries = current.keeping(otherIds)
+            entries.merge(IndexEntries.keys(for: record, entryId: entryId, in: soup, only: ids))
+            return entries
+        }
+    }
+
+    /// Replaces every record's index entries with what `rewrite` returns.
+    private func rewriteIndexEntries(
+        _ soup: SoupCatalogEntry, in state: SoupState,
+        _ rewrite: (JSONValue, Int64, IndexEntries) -> IndexEntries
+    ) throws {
+        // One record at a time: the cursor walks `soups.records`, and the writes go to the
+        // index, token and key-list databases, which LMDB lets one transaction change while a
+        // cursor is open on another database.
+        try state.forEachRecord(soup.soupId) { entryId, record in
+            let current = try state.indexEntries(soup.soupId, entryId)
+            try state.removeIndexEntries(soup.soupId, entryId)
+            try state.writeIndexEntries(rewrite(record, entryId, current), soup, entryId)
+            return true
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import LMDBStore
+import SyncCore
+
+/// The soup projection's state seen through one transaction: what both the fold and the
+/// store's reads use, so that they agree on the layout.
+struct SoupState {
+    let transaction: Transaction
+    let databases: SoupDatabases
+    /// Decoded catalog entries shared between transactions, or `nil` to decode every time.
+    var catalogCache: CatalogCache? = nil
+
+    // MARK: - Reading
+
+    func catalogEntry(_ soup: String) throws -> SoupCatalogEntry? {
+        guard let bytes = try transaction.get(databases.catalog, key: Array(soup.utf8)) else { return nil }
+        guard let catalogCache else { return try SoupCatalogEntry(json: Self.parse(bytes)) }
+        return try catalogCache.entry(soup, bytes: bytes) { try SoupCatalogEntry(json: Self.parse($0)) }
+    }
+
+    /// The catalog entry of `soup`, or ``SoupError/Code/unknownSoup``.
+    func requireSoup(_ soup: String) throws -> SoupCatalogEntry {
+        guard let entry = try catalogEntry(soup) else { throw SoupError(.unknownSoup, "no soup named '\(soup)'") }
+        return entry
+    }
+
+    func soupNames() throws -> [String] {
+        var names: [String] = []
+        try transaction.withCursor(databases.catalog) { cursor in
+            try cursor.forEach { key, _ in
+                names.append(String(decoding: key, as: UTF8.self))
+                return true
+            }
+        }
+        return names
+    }
+
+    func meta(_ key: [UInt8], default defaultValue: UInt64) throws -> UInt64 {
+        try transaction.get(databases.meta, key: key).map(readBigEndian) ?? defaultValue
+    }
+
+    func record(_ soupId: UInt32, _ entryId: Int64) throws -> JSONValue? {
+        guard let bytes = try transaction.get(databases.records, key: SoupDatabases.recordKey(soupId, entryId)) else {
+            return nil
+        }
+        return try Self.parse(bytes)
+    }
+
+    /// Visits the records of a soup in `_soupEntryId` order until `body` returns `false`.
+    func forEachRecord(_ soupId: UInt32, _ body: (Int64, JSONValue) throws -> Bool) throws {
+        try transaction.withCursor(databases.records) { cursor in
+            try cursor.forEach(in: .prefix(SoupDatabases.soupPrefix(soupId))) { key, value in
+                try body(SoupDatabases.entryId(ofKey: key), Self.parse(value))
+            }
+        }
+    }
+
+    /// Visits the entry ids of a soup in order until `body` returns `false`, without
+    /// reading the records.
+    func forEachRecordId(_ soupId: UInt32, _ body: (Int64) throws -> Bool) throws {
+        try transaction.withCursor(databases.records) { cursor in
+            try cursor.forEach(in: .prefix(SoupDatabases.soupPrefix(soupId))) { key, _ in
+                try body(SoupDatabases.entryId(ofKey: key))
+            }
+        }
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        do {
+            return try JSONValue(parsing: bytes)
+        } catch {
+            throw SoupError(.storage, "stored soup JSON is malformed: \(error)", cause: error)
+        }
+    }
+
+    // MARK: - Writing (the fold only)
+
+    func putMeta(_ key: [UInt8], _ value: UInt64) throws {
+        var bytes: [UInt8] = []
+        appendBigEndian(value, to: &bytes)
+        try transaction.put(databases.meta, key: key, value: bytes)
+    }
+
+    func putCatalogEntry(_ entry: SoupCatalogEntry) throws {
+        try transaction.put(databases.catalog, key: Array(entry.name.utf8), value: entry.json.serialized())
+    }
+
+    /// Stores `record` under `entryId`, replacing the old record and its index entries.
+    ///
+    /// - Parameters:
+    ///   - bytes: the record's serialization when the caller has it already.
+    ///   - placement: what the caller knows about where the record's key falls.
+    func putRecord(
+        _ record: JSONValue, bytes: [UInt8]? = nil, entryId: Int64, in soup: SoupCatalogEntry,
+        placement: RecordPlacement = .anywhere
+    ) throws {
+        let replacing = placement == .anywhere
+        if replacing { try removeIndexEntries(soup.soupId, entryId) }
+        let recordKey = SoupDatabases.recordKey(soup.soupId, entryId)
+        // Skipping the old keys is only right if there are none: see `RecordPlacement`.
+        assert(replacing || (try? transaction.get(databases.recordKeys, key: recordKey)) == nil, "not a new record")
+        // Appending skips the search and, above all, fills pages instead of splitting them in halves.
+        let options: PutOptions = placement == .last ? .append : []
+        try transaction.put(databases.records, key: recordKey, value: bytes ?? record.serialized(), options: options)
+        try writeIndexEntries(
+            IndexEntries.keys(for: record, entryId: entryId, in: soup, only: nil), soup, entryId, options: options)
+        if LocalFlags.isDirty(record) {
+            try transaction.put(databases.dirty, key: recordKey, value: [])
+        } else if replacing {
+            _ = try transaction.delete(databases.dirty, key: recordKey)
+        }
+    }
+
+    func removeRecord(_ soupId: UInt32, _ entryId: Int64) throws {
+        try removeIndexEntries(soupId, entryId)
+        let recordKey = SoupDatabases.recordKey(soupId, entryId)
+        _ = try transaction.delete(databases.records, key: recordKey)
+        _ = try transaction.delete(databases.recordKeys, key: recordKey)
+        _ = try transaction.delete(databases.dirty, key: recordKey)
+        _ = try transaction.delete(databases.uploading, key: recordKey)
+    }
+
+    /// Removes every record of a soup.
+    func removeAllRecords(_ soupId: UInt32) throws {
+        var entryIds: [Int64] = []
+        try forEachRecordId(soupId) { entryId in
+            entryIds.append(entryId)
+            return true
+        }
+        for entryId in entryIds {
+            try removeRecord(soupId, entryId)
+        }
+    }
+
+    func indexEntries(_ soupId: UInt32, _ entryId: Int64) throws -> IndexEntries {
+        let bytes = try transaction.get(databases.recordKeys, key: SoupDatabases.recordKey(soupId, entryId))
+        return bytes.map(IndexEntries.init(decoding:)) ?? IndexEntries()
+    }
+
+    func removeIndexEntries(_ soupId: UInt32, _ entryId: Int64) throws {
+        let entries = try indexEntries(soupId, entryId)
+        for key in entries.indexKeys { _ = try transaction.delete(databases.index, key: key) }
+        for key in entries.tokenKeys { _ = try transaction.delete(databases.fullText, key: key) }
+    }
+
+    /// Writes a record's index and token keys and the list of them.
+    /// - Parameter options: for the list's put, whose key is the record's key.
+    func writeIndexEntries(
+        _ entries: IndexEntries, _ soup: SoupCatalogEntry, _ entryId: Int64, options: PutOptions = []
+    ) throws {
+        for key in entries.indexKeys { try transaction.put(databases.index, key: key, value: []) }
+        for key in entries.tokenKeys { try transaction.put(databases.fullText, key: key, value: []) }
+        try transaction.put(
+            databases.recordKeys, key: SoupDatabases.recordKey(soup.soupId, entryId), value: entries.encoded,
+            options: options)
+    }
+
+    /// Where a saved record's key falls among the keys of the records database.
+    ///
+    /// `new` and `last` rest on one invariant: every stored record's id is below
+    /// `next-entry-id`, because every fold that stores a record raises `next-entry-id` past
+    /// its id (as `soup.saved` does). A fold that stores records some other way must keep it.
+    enum RecordPlacement {
+        /// Anywhere: the record may replace one.
+        case anywhere
+        /// After every record of its soup: no record has its id yet.
+        case new
+        /// After every key of the database: a new id in the soup with the highest soup id.
+        case last
+    }
+}

@@ -1,0 +1,214 @@
+import EventJournal
+public import SyncCore
+
+extension SoupStore {
+    /// Saves new records, giving each a new `_soupEntryId` and `_soupLastModifiedDate`.
+    ///
+    /// - Returns: the records as stored, in the given order.
+    /// - Throws: ``SoupError/Code/unknownSoup``, ``SoupError/Code/notAnObject``.
+    /// - Complexity: one journal entry; O(records × indexes × log n).
+    @discardableResult
+    public func create(_ soup: String, _ records: [JSONValue]) throws -> [JSONValue] {
+        try checkBatch(records.count)
+        return try mutate { writer, state in
+            let catalog = try state.requireSoup(soup)
+            var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+            let now = clock.now()
+            let stored = try records.map { record in
+                defer { nextEntryId += 1 }
+                return try stamped(record, entryId: Int64(nextEntryId), at: now, soup: soup)
+            }
+            try save(stored, in: catalog, to: &writer)
+            return stored
+        }
+    }
+
+    /// Saves one new record; see ``create(_:_:)-([JSONValue])``.
+    @discardableResult
+    public func create(_ soup: String, _ record: JSONValue) throws -> JSONValue {
+        try create(soup, [record])[0]
+    }
+
+    /// Replaces the record with `entryId` by `record`, whole (no merge).
+    ///
+    /// - Returns: the record as stored.
+    /// - Throws: ``SoupError/Code/unknownSoup``, ``SoupError/Code/unknownEntry``,
+    ///   ``SoupError/Code/notAnObject``.
+    @discardableResult
+    public func update(_ soup: String, _ record: JSONValue, entryId: Int64) throws -> JSONValue {
+        try mutate { writer, state in
+            let catalog = try state.requireSoup(soup)
+            guard try state.record(catalog.soupId, entryId) != nil else {
+                throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(entryId)")
+            }
+            let stored = try stamped(record, entryId: entryId, at: clock.now(), soup: soup)
+            try save([stored], in: catalog, to: &writer)
+            return stored
+        }
+    }
+
+    /// Creates or replaces records.
+    ///
+    /// With no `externalIdPath` (or `_soupEntryId`), a record carrying a `_soupEntryId`
+    /// replaces that record and one without is created. With an external-id path, which must
+    /// be indexed, a record replaces the one with the same value at that path, or is created
+    /// when there is none or the value is missing.
+    /// - Returns: the records as stored, in the given order.
+    /// - Throws: ``SoupError/Code/externalIdPathNotIndexed``, ``SoupError/Code/duplicateExternalId``
+    ///   when two stored records share the value, ``SoupError/Code/unknownEntry``,
+    ///   ``SoupError/Code/unknownSoup``, ``SoupError/Code/notAnObject``.
+    @discardableResult
+    public func upsert(_ soup: String, _ records: [JSONValue], externalIdPath: String? = nil) throws -> [JSONValue] {
+        try checkBatch(records.count)
+        return try mutate { writer, state in
+            let catalog = try state.requireSoup(soup)
+            let path = externalIdPath == Self.entryIdField ? nil : externalIdPath
+            if let path, catalog.index(on: path) == nil {
+                throw SoupError(.externalIdPathNotIndexed, "soup '\(soup)' has no index on external-id path '\(path)'")
+            }
+            let now = clock.now()
+            var stored: [JSONValue] = []
+            for record in records {
+                guard case .object = record else { throw Self.notAnObject(soup) }
+                // Each record is its own entry so that later records of the batch see earlier ones.
+                let engine = QueryEngine(state: state, soup: catalog)
+                var entryId = record[Self.entryIdField]?.number?.int64Value
+                if let path {
+                    entryId = try SoupPath.project(record, path).flatMap { try engine.uniqueId(path: path, value: $0) }
+                } else if let id = entryId, try state.record(catalog.soupId, id) == nil {
+                    throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(id)")
+                }
+                let id = try entryId ?? Int64(state.meta(SoupDatabases.nextEntryIdKey, default: 1))
+                let saved = try stamped(record, entryId: id, at: now, soup: soup)
+                try save([saved], in: catalog, to: &writer)
+                stored.append(saved)
+            }
+            return stored
+        }
+    }
+
+    /// Creates or replaces one record; see ``upsert(_:_:externalIdPath:)-([JSONValue],_)``.
+    @discardableResult
+    public func upsert(_ soup: String, _ record: JSONValue, externalIdPath: String? = nil) throws -> JSONValue {
+        try upsert(soup, [record], externalIdPath: externalIdPath)[0]
+    }
+
+    /// The records with the given `_soupEntryId`s, in the given order; unknown ids are skipped.
+    /// - Throws: ``SoupError/Code/unknownSoup``.
+    public func retrieve(_ soup: String, ids: [Int64]) throws -> [JSONValue] {
+        try read { state in
+            let catalog = try state.requireSoup(soup)
+            return try ids.compactMap { try state.record(catalog.soupId, $0) }
+        }
+    }
+
+    /// Deletes the records with the given `_soupEntryId`s; unknown ids are ignored.
+    /// - Throws: ``SoupError/Code/unknownSoup``.
+    public func delete(_ soup: String, ids: [Int64]) throws {
+        try checkBatch(ids.count)
+        try mutate { writer, state in
+            let catalog = try state.requireSoup(soup)
+            let existing = try ids.filter { try state.record(catalog.soupId, $0) != nil }
+            guard !existing.isEmpty else { return }
+            try append(.deleted, soup: soup, Self.deletion(soup, existing), to: &writer)
+        }
+    }
+
+    /// Deletes every record the query matches, whatever its page size.
+    /// - Returns: how many records were deleted.
+    /// - Throws: what ``query(_:pageIndex:)`` throws for the spec.
+    @discardableResult
+    public func deleteByQuery(_ spec: QuerySpec) throws -> Int {
+        try mutate { writer, state in
+            let catalog = try state.requireSoup(spec.soupName)
+            let engine = QueryEngine(state: state, soup: catalog)
+            var ids = try engine.filterIds(spec.filter)
+            if ids == nil {
+                var all: [Int64] = []
+                try state.forEachRecordId(catalog.soupId) { entryId in
+                    all.append(entryId)
+                    return true
+                }
+                ids = all
+            }
+            let sorted = (ids ?? []).sorted()
+            guard !sorted.isEmpty else { return 0 }
+            try append(.deleted, soup: spec.soupName, Self.deletion(spec.soupName, sorted), to: &writer)
+            return sorted.count
+        }
+    }
+
+    /// The `_soupEntryId` of the record whose indexed value at `path` is `value`, if any.
+    /// - Throws: ``SoupError/Code/noIndexForPath``, ``SoupError/Code/duplicateExternalId``
+    ///   when several records have it, ``SoupError/Code/unknownSoup``.
+    public func lookupSoupEntryId(_ soup: String, path: String, value: JSONValue) throws -> Int64? {
+        try read { state in
+            try QueryEngine(state: state, soup: state.requireSoup(soup)).uniqueId(path: path, value: value)
+        }
+    }
+
+    // MARK: - Helpers
+
+    func stamped(_ record: JSONValue, entryId: Int64, at time: WallTime, soup: String) throws -> JSONValue {
+        guard case .object(var fields) = record else { throw Self.notAnObject(soup) }
+        // One copy with room for both fields, rather than a copy and then a resize.
+        fields.reserveCapacity(fields.count + 2)
+        fields[Self.entryIdField] = .number(JSONNumber(entryId))
+        fields[Self.lastModifiedDateField] = .number(JSONNumber(time.millisecondsSinceEpoch))
+        return .object(fields)
+    }
+
+    /// Appends a `soup.saved` entry for `records`.
+    ///
+    /// Each record is serialized once: the payload is built from those bytes, and they and
+    /// the records are handed to the fold of this entry (see ``SavedRecordsHandoff``).
+    func save(_ records: [JSONValue], in catalog: SoupCatalogEntry, to writer: inout JournalWriter) throws {
+        guard !records.isEmpty else { return }
+        let recordBytes = records.map { $0.serialized() }
+        // The canonical serialization of {"records": [...], "soup": name}: keys in byte order.
+        var payload = Array(#"{"records":["#.utf8)
+        payload.reserveCapacity(recordBytes.reduce(64 + catalog.name.utf8.count) { $0 + $1.count + 1 })
+        for (position, bytes) in recordBytes.enumerated() {
+            if position > 0 { payload.append(UInt8(ascii: ",")) }
+            payload += bytes
+        }
+        payload += #"],"soup":"#.utf8
+        JSONValue.string(catalog.name).write(into: &payload)
+        payload.append(UInt8(ascii: "}"))
+        let value: JSONValue = ["soup": .string(catalog.name), "records": .array(records)]
+        assert(payload == value.serialized(), "the saved payload must be the canonical serialization")
+        handoff.offer(
+            SavedRecordsHandoff.Batch(
+                sequence: writer.nextSequence, payload: payload, value: value, recordBytes: recordBytes))
+        try writer.append(
+            JournalEntry.Draft(
+                kind: SoupEntryKind.saved.kind, header: ["soup": .string(catalog.name)], payload: payload,
+                payloadFormat: .json))
+    }
+
+    func checkBatch(_ count: Int) throws {
+        guard count <= Self.batchCountMax else {
+            throw SoupError(.invalidQuery, "one call may save or delete at most \(Self.batchCountMax) records")
+        }
+    }
+
+    static func notAnObject(_ soup: String) -> SoupError {
+        SoupError(.notAnObject, "a record for soup '\(soup)' is not a JSON object")
+    }
+
+    static func deletion(_ soup: String, _ ids: [Int64]) -> JSONValue {
+        ["soup": .string(soup), "ids": .array(ids.map { .number(JSONNumber($0)) })]
+    }
+}
+
+extension QueryEngine {
+    /// The one record whose value at `path` is `value`, `nil` when none.
+    func uniqueId(path: String, value: JSONValue) throws -> Int64? {
+        let ids = try filterIds(.exact(path: path, value: value)) ?? []
+        guard ids.count <= 1 else {
+            throw SoupError(
+                .duplicateExternalId, "soup '\(soup.name)' has \(ids.count) records with '\(path)' = \(value)")
+        }
+        return ids.first
+    }
+}

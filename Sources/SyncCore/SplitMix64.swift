@@ -1,0 +1,20 @@
+/// A small, fast, seedable random number generator (SplitMix64, Steele, Lea and Flood 2014).
+///
+/// Library code takes randomness as an injected `RandomNumberGenerator`; a seeded `SplitMix64`
+/// makes every simulation, fault plan and backoff jitter reproducible from its seed.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed &>> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed &>> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed &>> 31)
+    }
+}

@@ -1,0 +1,67 @@
+public import Foundation
+
+/// An executable built alongside the tests (by `swift build --build-tests`), run end to end.
+public struct BuiltProduct: Sendable {
+    /// The executable's location.
+    public let url: URL
+
+    /// The output of one run.
+    public struct Output: Sendable {
+        /// The exit status, or the signal number when ``wasKilled``.
+        public var status: Int32
+        /// Whether a signal ended the process.
+        public var wasKilled: Bool
+        /// Everything written to standard output.
+        public var standardOutput: String
+        /// Everything written to standard error.
+        public var standardError: String
+    }
+
+    /// Finds `name` in the build products directory that holds the running test binary.
+    public init(_ name: String) throws {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        // On Linux the runner sits directly in the products directory; on macOS inside a bundle.
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
+            guard directory.pathComponents.count > 1 else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: name])
+            }
+            directory = directory.deletingLastPathComponent()
+        }
+        url = directory.appendingPathComponent(name)
+    }
+
+    /// Starts the executable without waiting for it.
+    public func start(_ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        try process.run()
+        return process
+    }
+
+    /// Runs the executable to completion and collects its output.
+    ///
+    /// Output goes through files rather than pipes, so a chatty process can never block on a
+    /// full pipe while we wait for it.
+    public func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Output {
+        let scratch = try TemporaryDirectory("run")
+        defer { scratch.remove() }
+        let outputURL = scratch.appending("stdout")
+        let errorURL = scratch.appending("stderr")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, wasKilled: process.terminationReason == .uncaughtSignal,
+            standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
+            standardError: try String(contentsOf: errorURL, encoding: .utf8))
+    }
+}

@@ -1,0 +1,48 @@
+public import EventJournal
+import LMDBStore
+
+/// A minimal projection for tests and benchmarks: how many entries of each kind, and the
+/// sequence of the last one.
+///
+/// It is enough to prove the same-transaction rule: after any crash its counts must equal a
+/// count over the journal's entries.
+public struct KindCountsProjection: Projection {
+    public let name = "kind-counts"
+    public let version: Int
+    public let databaseNames = [Self.databaseName]
+
+    /// The database holding `kind → (count, last sequence)`.
+    public static let databaseName = "test.kind-counts"
+
+    /// Creates the projection; change `version` to force a rebuild on open.
+    public init(version: Int = 1) {
+        self.version = version
+    }
+
+    public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
+        let database = context.database(named: Self.databaseName)
+        let key = Array(entry.kind.rawValue.utf8)
+        let count = try context.transaction.get(database, key: key).map(Self.decodeCount) ?? 0
+        try context.transaction.put(database, key: key, value: Self.encode(count: count + 1, last: entry.sequence))
+    }
+
+    /// The counts stored by this projection.
+    public static func counts(in reader: JournalReader) throws -> [String: UInt64] {
+        var counts: [String: UInt64] = [:]
+        try reader.transaction.withCursor(reader.database(named: databaseName)) { cursor in
+            try cursor.forEach { key, value in
+                counts[String(decoding: key, as: UTF8.self)] = decodeCount(value)
+                return true
+            }
+        }
+        return counts
+    }
+
+    static func encode(count: UInt64, last: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: count.bigEndian) { Array($0) } + withUnsafeBytes(of: last.bigEndian) { Array($0) }
+    }
+
+    static func decodeCount(_ bytes: [UInt8]) -> UInt64 {
+        bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}

@@ -1,0 +1,418 @@
+import EventJournal
+import Foundation
+import Logging
+import MobileSync
+import SalesforceAPI
+import SalesforceSimulator
+import Soups
+import SyncCore
+
+/// A seeded simulation of an offline-first app: random interleavings of local edits, edits by
+/// another client on the server, sync down and up, reSync, ghost cleaning, network faults,
+/// token expiry and crashes, with the product's invariants checked after every step.
+///
+/// Everything is deterministic for a seed: the simulator runs in-process with a logical clock
+/// and seeded faults, the store's clock and ids are manual, and the client's jitter is seeded.
+/// After every step:
+///
+/// - `verify` finds the projections equal to a rebuild from the journal;
+/// - no local change is lost: a record the app created or edited is still there, dirty with the
+///   app's value, until a sync up records an outcome, and then the server holds that value;
+/// - no server record is created twice (creates are upserted by an external id);
+/// - the sync down's watermark is never ahead of the pages it stored;
+/// - ghost cleaning removes only clean records of its own sync.
+///
+/// At the end, with faults off, sync up then sync down (and ghost cleaning) must leave the soup
+/// and the server with the same records.
+public final class SyncSimulation {
+    /// What a run found.
+    public struct Outcome: Sendable {
+        /// The steps run (all of them unless one failed).
+        public var stepsRun: Int
+        /// The first invariant that failed, with the step that broke it; `nil` when none did.
+        public var failure: String?
+        /// How many syncs ended DONE and how many FAILED or STOPPED.
+        public var syncsDone = 0
+        /// See ``syncsDone``.
+        public var syncsFailed = 0
+        /// How many crashes (reopen of the store) the run went through.
+        public var crashes = 0
+        /// Clean records at the end that no sync down owns and the server no longer has: created
+        /// here, uploaded, then deleted on the server before any sync down fetched them. Ghost
+        /// cleaning is scoped by `__sync_id__` (decision 0313), so nothing removes them.
+        public var orphanedUploads = 0
+    }
+
+    static let soup = "accounts"
+    /// Never dialled: requests go to the simulator in-process.
+    static let instanceURL = URL(string: "http://simulated.invalid") ?? URL(fileURLWithPath: "/")
+    static let accountsAtStart = 12
+
+    private let seed: UInt64
+    private let directory: TemporaryDirectory
+    private let clock: ManualWallClock
+    private let simulator: SalesforceSimulator
+    private let client: SalesforceClient
+    private var store: SyncStore?
+    private var manager: SyncManager?
+    private var faultsOn = false
+    private var createdCount = 0
+    private var downSyncId: Int64 = 0
+    /// The app's changes not yet confirmed by an upload outcome: `_soupEntryId` → Name.
+    private var pending: [Int64: String] = [:]
+    private var outcome: Outcome
+
+    private init(seed: UInt64) throws {
+        self.seed = seed
+        directory = try TemporaryDirectory("simulation")
+        clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000), tick: .milliseconds(1))
+        let logger = Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() })
+        let accounts = (1...Self.accountsAtStart).map { number -> (type: String, fields: [String: JSONValue]) in
+            (type: "Account", fields: ["Name": .string("Server \(number)"), "ExternalId__c": .string("SRV-\(number)")])
+        }
+        simulator = try SalesforceSimulator(
+            configuration: SalesforceSimulator.Configuration(
+                data: SimulatorData(records: accounts), accessToken: "simulation-token", seed: seed),
+            sleepClock: ImmediateClock(), logger: logger)
+        client = SalesforceClient(
+            credentials: SalesforceCredentials(
+                instanceURL: Self.instanceURL, accessToken: "simulation-token",
+                refreshToken: "simulator-refresh-token", clientID: "simulation"),
+            transport: SimulatorTransport(simulator), clock: ImmediateClock(), randomSeed: seed, logger: logger)
+        outcome = Outcome(stepsRun: 0)
+    }
+
+    /// The step list of `seed`.
+    public static func steps(seed: UInt64, count: Int) -> [SimulationStep] {
+        var random = SplitMix64(seed: seed)
+        return (0..<count).map { _ in SimulationStep.random(using: &random) }
+    }
+
+    /// Runs `steps` against a fresh store and simulator made from `seed`.
+    public static func run(seed: UInt64, steps: [SimulationStep]) async throws -> Outcome {
+        let simulation = try SyncSimulation(seed: seed)
+        defer { simulation.directory.remove() }
+        return try await simulation.run(steps)
+    }
+
+    /// Runs the seed's steps; on a failure, searches for a shorter step list that still fails.
+    ///
+    /// - Returns: the outcome, and the shortest failing step list found (empty when none failed).
+    public static func campaign(seed: UInt64, steps count: Int, shrinkAttemptsMax: Int = 200) async throws -> (
+        outcome: Outcome, shortest: [SimulationStep]
+    ) {
+        let steps = Self.steps(seed: seed, count: count)
+        let first = try await run(seed: seed, steps: steps)
+        guard first.failure != nil else { return (first, []) }
+        var shortest = Array(steps.prefix(first.stepsRun))
+        var attempts = 0
+        var chunk = max(1, shortest.count / 2)
+        // Delta debugging: drop runs of steps, halving the run length when nothing more can go.
+        while attempts < shrinkAttemptsMax {
+            var start = 0
+            var removedAny = false
+            while start < shortest.count, attempts < shrinkAttemptsMax {
+                var candidate = shortest
+                candidate.removeSubrange(start..<min(start + chunk, candidate.count))
+                attempts += 1
+                let result = try await run(seed: seed, steps: candidate)
+                if result.failure != nil {
+                    shortest = Array(candidate.prefix(result.stepsRun))
+                    removedAny = true
+                } else {
+                    start += chunk
+                }
+            }
+            if !removedAny {
+                guard chunk > 1 else { break }
+                chunk = max(1, chunk / 2)
+            }
+        }
+        return (first, shortest)
+    }
+
+    // MARK: - Running
+
+    private func run(_ steps: [SimulationStep]) async throws -> Outcome {
+        try reopen()
+        try store?.soups.registerSoup(
+            Self.soup,
+            indexSpecs: [
+                IndexSpec(path: "Id", type: .string), IndexSpec(path: "ExternalId__c", type: .string),
+                IndexSpec(path: "__local__", type: .string),
+            ])
+        let down = try await manager?.createSyncDown(
+            target: try SyncDownTargetDescriptor(
+                .soql(query: "SELECT Id, Name, ExternalId__c, LastModifiedDate FROM Account")),
+            options: SyncOptions(mergeMode: .leaveIfChanged), soupName: Self.soup, name: "down")
+        downSyncId = down?.id ?? 0
+        var upTarget = SyncUpTargetDescriptor()
+        upTarget.externalIdFieldName = "ExternalId__c"
+        try await manager?.createSyncUp(
+            target: upTarget, options: SyncOptions(mergeMode: .overwrite, fieldlist: ["Name", "ExternalId__c"]),
+            soupName: Self.soup, name: "up")
+        for (number, step) in steps.enumerated() {
+            outcome.stepsRun = number + 1
+            do {
+                try await perform(step)
+                try check()
+            } catch let failure as InvariantFailure {
+                outcome.failure = "step \(number + 1) (\(step)): \(failure.message)"
+                return outcome
+            }
+        }
+        do {
+            try await converge()
+        } catch let failure as InvariantFailure {
+            outcome.failure = "after the last step, faults off: \(failure.message)"
+        }
+        return outcome
+    }
+
+    private func perform(_ step: SimulationStep) async throws {
+        guard let store, let manager else { return }
+        switch step {
+        case .localCreate:
+            createdCount += 1
+            let name = "Local \(seed)-\(createdCount)"
+            let record = try store.soups.createLocally(
+                Self.soup,
+                [
+                    "attributes": ["type": "Account"], "Name": .string(name),
+                    "ExternalId__c": .string("LOC-\(createdCount)"),
+                ])
+            pending[try Self.entryId(record)] = name
+        case .localUpdate(let pick):
+            guard let record = try pickRecord(pick, where: { !Self.flag($0, "__locally_deleted__") }) else { return }
+            let name = "Edited \(clock.now().millisecondsSinceEpoch)"
+            _ = try store.soups.updateLocally(
+                Self.soup, entryId: Self.entryId(record), changes: ["Name": .string(name)])
+            pending[try Self.entryId(record)] = name
+        case .localDelete(let pick):
+            guard let record = try pickRecord(pick, where: { !Self.flag($0, "__locally_deleted__") }) else { return }
+            _ = try store.soups.deleteLocally(Self.soup, entryId: Self.entryId(record))
+            pending[try Self.entryId(record)] = nil
+        case .serverCreate:
+            createdCount += 1
+            try simulator.write(
+                type: "Account",
+                fields: ["Name": .string("Remote \(createdCount)"), "ExternalId__c": .string("REM-\(createdCount)")])
+        case .serverUpdate(let pick):
+            let ids = try serverIds()
+            guard !ids.isEmpty else { return }
+            try simulator.write(
+                type: "Account", id: ids[Int(pick % UInt64(ids.count))],
+                fields: ["Name": .string("Remote edit \(pick % 1000)")])
+        case .serverDelete(let pick):
+            let ids = try serverIds()
+            guard !ids.isEmpty else { return }
+            try simulator.delete(type: "Account", id: ids[Int(pick % UInt64(ids.count))])
+        case .syncDown:
+            count(try await manager.reSync(name: "down"))
+        case .syncUp:
+            try await syncUp(manager, store)
+        case .cleanGhosts:
+            try await cleanGhosts(manager, store)
+        case .faults(let on):
+            faultsOn = on
+            simulator.setFaultPlan(on ? Self.faultPlan(seed: seed) : .none)
+        case .expireToken:
+            simulator.expireAccessTokens()
+        case .crash:
+            outcome.crashes += 1
+            try reopen()
+        }
+    }
+
+    private func syncUp(_ manager: SyncManager, _ store: SyncStore) async throws {
+        let before = pending
+        count(try await manager.reSync(name: "up"))
+        // A record the upload cleaned must hold the app's value on the server now.
+        for (entryId, name) in before {
+            guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first, !Self.isDirty(record) else {
+                continue
+            }
+            let id = record["Id"]?.string ?? ""
+            let server = try await serverName(id)
+            guard server == name else {
+                let history = try RecordHistory(journal: store.journal, soup: Self.soup, id: String(entryId)).events
+                    .map { "#\($0.sequence) \($0.kind) \($0.action) \($0.record?["Name"]?.string ?? "")" }
+                throw InvariantFailure(
+                    "record \(entryId) was cleaned but the server has \(server ?? "nothing") for \(id), not \(name); "
+                        + "its history: \(history)")
+            }
+            pending[entryId] = nil
+        }
+    }
+
+    private func cleanGhosts(_ manager: SyncManager, _ store: SyncStore) async throws {
+        let others = try allRecords().filter { record in
+            Self.isDirty(record) || record["__sync_id__"]?.number?.int64Value != downSyncId
+        }
+        do {
+            _ = try await manager.cleanResyncGhosts(name: "down")
+        } catch is SalesforceError, is TransportFailure {
+            outcome.syncsFailed += 1
+        }
+        for record in others where try store.soups.retrieve(Self.soup, ids: [Self.entryId(record)]).isEmpty {
+            throw InvariantFailure(
+                "ghost cleaning removed record \(try Self.entryId(record)), which was dirty or not its sync's")
+        }
+    }
+
+    /// Faults off, then sync up, sync down and clean ghosts: the soup must equal the server.
+    private func converge() async throws {
+        simulator.setFaultPlan(.none)
+        guard let manager, let store else { return }
+        try await syncUp(manager, store)
+        count(try await manager.reSync(name: "down"))
+        _ = try await manager.cleanResyncGhosts(name: "down")
+        try check()
+        let local = try allRecords()
+        if let dirty = local.first(where: Self.isDirty) {
+            throw InvariantFailure("record \(try Self.entryId(dirty)) is still dirty after a fault-free sync up")
+        }
+        let serverNames = try await serverRecords()
+        let owned = local.filter { record in
+            let isOrphan =
+                record["__sync_id__"]?.number?.int64Value != downSyncId
+                && serverNames[record["Id"]?.string ?? ""] == nil
+            if isOrphan { outcome.orphanedUploads += 1 }
+            return !isOrphan
+        }
+        let localNames = Dictionary(owned.map { ($0["Id"]?.string ?? "", $0["Name"]?.string ?? "") }) { first, _ in
+            first
+        }
+        guard localNames == serverNames else {
+            let onlyLocal = Set(localNames.keys).subtracting(serverNames.keys).sorted()
+            let onlyServer = Set(serverNames.keys).subtracting(localNames.keys).sorted()
+            let differing = localNames.keys.filter { serverNames[$0] != nil && serverNames[$0] != localNames[$0] }
+                .sorted()
+            let history = try (onlyLocal.first ?? differing.first).map { id in
+                try RecordHistory(journal: store.journal, soup: Self.soup, id: id).events.map {
+                    "#\($0.sequence) \($0.action)"
+                }
+            }
+            throw InvariantFailure(
+                "the soup and the server differ: only local \(onlyLocal), only on the server \(onlyServer), "
+                    + "different names \(differing); history of the first: \(history ?? [])")
+        }
+    }
+
+    // MARK: - Invariants
+
+    private func check() throws {
+        guard let store else { return }
+        let report = try store.journal.verify()
+        guard report.isConsistent else { throw InvariantFailure("verify found \(report.divergences)") }
+        for (entryId, name) in pending {
+            guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first else {
+                throw InvariantFailure("record \(entryId), changed locally to \(name), was lost")
+            }
+            guard Self.isDirty(record), record["Name"]?.string == name else {
+                throw InvariantFailure("record \(entryId) lost its local change \(name): \(record.serializedString)")
+            }
+        }
+        if let state = try store.syncState(id: downSyncId), state.maxTimeStamp > 0 {
+            let newest =
+                try allRecords().compactMap { $0["LastModifiedDate"]?.string }.compactMap(WallTime.init(iso8601:))
+                .map(\.millisecondsSinceEpoch).max() ?? -1
+            guard state.maxTimeStamp <= max(newest, try pagesNewest(store)) else {
+                throw InvariantFailure("the watermark \(state.maxTimeStamp) is ahead of every stored record")
+            }
+        }
+    }
+
+    private func pagesNewest(_ store: SyncStore) throws -> Int64 {
+        var newest: Int64 = -1
+        try store.journal.read { reader in
+            let last = try reader.lastSequence
+            guard last > 0 else { return }
+            try reader.forEachEntry(in: 1...last) { entry in
+                if entry.kind == .syncDownPageFetched, entry.header["syncId"]?.integer == downSyncId {
+                    newest = max(newest, entry.header["maxTimeStamp"]?.integer ?? -1)
+                }
+                return true
+            }
+        }
+        return newest
+    }
+
+    // MARK: - Helpers
+
+    private func reopen() throws {
+        manager = nil
+        store = nil
+        let store = try SyncStore(
+            directory: directory.appending("store"), clock: clock, idGenerator: ClockIDGenerator(clock: clock),
+            logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
+        self.store = store
+        manager = try SyncManager(
+            store: store, client: client, clock: clock,
+            logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    private func count(_ state: SyncState) {
+        if state.status == .done { outcome.syncsDone += 1 } else { outcome.syncsFailed += 1 }
+    }
+
+    private static func faultPlan(seed: UInt64) -> FaultPlan {
+        FaultPlan(
+            seed: seed, serverErrorRate: 0.2,
+            rules: [
+                FaultRule(path: "/services/data", drop: .beforeCommit, rate: 0.1),
+                FaultRule(path: "/services/data", drop: .afterCommit, rate: 0.15),
+            ])
+    }
+
+    private func allRecords() throws -> [JSONValue] {
+        try store?.soups.query(QuerySpec.all(Self.soup, orderPath: "_soupEntryId", pageSize: 100_000)) ?? []
+    }
+
+    private func pickRecord(_ pick: UInt64, where include: (JSONValue) -> Bool) throws -> JSONValue? {
+        let records = try allRecords().filter(include)
+        guard !records.isEmpty else { return nil }
+        return records[Int(pick % UInt64(records.count))]
+    }
+
+    /// The live server Accounts' ids, sorted, read without faults or request-log noise.
+    private func serverIds() throws -> [String] {
+        simulator.liveRecords(type: "Account").compactMap { $0["Id"]?.string }.sorted()
+    }
+
+    private func serverName(_ id: String) async throws -> String? {
+        simulator.liveRecords(type: "Account").first { $0["Id"]?.string == id }?["Name"]?.string
+    }
+
+    private func serverRecords() async throws -> [String: String] {
+        var names: [String: String] = [:]
+        for record in simulator.liveRecords(type: "Account") {
+            names[record["Id"]?.string ?? ""] = record["Name"]?.string ?? ""
+        }
+        return names
+    }
+
+    private static func entryId(_ record: JSONValue) throws -> Int64 {
+        guard let entryId = record["_soupEntryId"]?.number?.int64Value else {
+            throw InvariantFailure("a soup record has no _soupEntryId: \(record.serializedString)")
+        }
+        return entryId
+    }
+
+    private static func isDirty(_ record: JSONValue) -> Bool {
+        flag(record, "__local__")
+    }
+
+    private static func flag(_ record: JSONValue, _ name: String) -> Bool {
+        record[name] == .bool(true)
+    }
+}
+
+/// An invariant of the product did not hold.
+struct InvariantFailure: Error {
+    var message: String
+
+    init(_ message: String) {
+        self.message = message
+    }
+}

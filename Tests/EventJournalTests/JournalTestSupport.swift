@@ -1,0 +1,27 @@
+import EventJournal
+import Foundation
+import Logging
+import SyncCore
+import SyncTesting
+
+/// Opens a journal with the kind-counts projection in a fresh temporary directory.
+struct JournalFixture {
+    let directory: TemporaryDirectory
+    let clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_700_000_000_000), tick: .milliseconds(1))
+
+    init(_ label: String = "journal") throws {
+        directory = try TemporaryDirectory(label)
+    }
+
+    func open(version: Int = 1, options: JournalOptions = JournalOptions(), subdirectory: String = "store") throws
+        -> Journal
+    {
+        try Journal(
+            directory: directory.appending(subdirectory), projections: [KindCountsProjection(version: version)],
+            clock: clock, options: options, logger: .discarding)
+    }
+}
+
+func note(_ text: String, _ n: Int) -> JournalEntry.Draft {
+    JournalEntry.Draft(kind: "note.added", header: ["n": .integer(Int64(n))], json: ["text": .string(text)])
+}

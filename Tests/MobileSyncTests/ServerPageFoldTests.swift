@@ -1,0 +1,170 @@
+import EventJournal
+import Foundation
+import MobileSync
+import Soups
+import SyncCore
+import SyncTesting
+import Testing
+
+/// The soup and sync-state projections fold `sync.down.page` and `sync.ghosts.cleaned`
+/// entries appended directly, with and without an index on the id field.
+@Suite struct ServerPageFoldTests {
+    static let soup = "accounts"
+
+    static func withStore(indexed: Bool, _ body: (SyncStore) throws -> Void) throws {
+        let directory = try TemporaryDirectory("page-fold")
+        defer { directory.remove() }
+        let store = try SyncStore(
+            directory: directory.appending("store"), clock: ManualWallClock(tick: .milliseconds(1)),
+            idGenerator: IncrementingIDGenerator(), logger: .discarding)
+        let specs = indexed ? [IndexSpec(path: "Id", type: .string)] : [IndexSpec(path: "Name", type: .string)]
+        try store.soups.registerSoup(soup, indexSpecs: specs)
+        try body(store)
+        let report = try store.journal.verify()
+        #expect(report.isConsistent, "verify: \(report.divergences)")
+    }
+
+    static func page(_ json: String, syncId: Int64 = 1, number: Int64 = 0, mode: MergeMode) -> SyncDownPage {
+        SyncDownPage(
+            syncId: syncId, soupName: soup, pageNumber: number, records: Array(json.utf8), totalSize: 2,
+            maxTimeStamp: -1, advancesWatermark: false, idFieldName: "Id", mergeMode: mode)
+    }
+
+    static func all(_ store: SyncStore) throws -> [JSONValue] {
+        try store.soups.query(QuerySpec.all(soup, orderPath: "_soupEntryId", pageSize: 100))
+    }
+
+    @Test(arguments: [true, false])
+    func overwriteKeepsTheEntryIdOfTheMatchingRecordAndCleansIt(indexed: Bool) throws {
+        try Self.withStore(indexed: indexed) { store in
+            let local = try store.soups.create(Self.soup, ["Id": "001A", "Name": "Old", "Mine": true])
+            let entryId = try #require(local["_soupEntryId"]?.number?.int64Value)
+            try store.soups.updateLocally(Self.soup, entryId: entryId, changes: ["Name": "Edited"])
+            let json = #"[{"Id":"001A","Name":"Server","Amount":12.50},{"Id":"001B","Name":"New"}]"#
+            try store.journal.append(Self.page(json, mode: .overwrite).journalDraft)
+            let records = try Self.all(store)
+            #expect(records.count == 2)
+            #expect(records[0]["_soupEntryId"]?.number?.int64Value == entryId)
+            #expect(records[0]["Name"] == "Server")
+            #expect(records[0]["Mine"] == nil, "the server's JSON replaces the record whole")
+            #expect(records[0]["Amount"]?.number?.text == "12.50")
+            #expect(records[0]["__local__"] == false)
+            #expect(records[0]["__last_error__"] == .null)
+            #expect(records[0]["__sync_id__"]?.number?.int64Value == 1)
+            #expect(records[1]["_soupEntryId"]?.number?.int64Value == entryId + 1)
+            #expect(try store.soups.dirtyRecords(Self.soup).isEmpty)
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func leaveIfChangedSkipsRecordsDirtyWhenThePageIsApplied(indexed: Bool) throws {
+        try Self.withStore(indexed: indexed) { store in
+            let local = try store.soups.create(Self.soup, ["Id": "001A", "Name": "Old"])
+            let entryId = try #require(local["_soupEntryId"]?.number?.int64Value)
+            try store.soups.updateLocally(Self.soup, entryId: entryId, changes: ["Name": "Edited"])
+            let json = #"[{"Id":"001A","Name":"Server"},{"Name":"No id"},{"Id":"001C","Name":"C"}]"#
+            try store.journal.append(Self.page(json, mode: .leaveIfChanged).journalDraft)
+            let records = try Self.all(store)
+            #expect(records.map { $0["Name"] } == ["Edited", "No id", "C"])
+            #expect(records[0]["__local__"] == true)
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func aRecordRepeatedInOnePageIsStoredOnce(indexed: Bool) throws {
+        try Self.withStore(indexed: indexed) { store in
+            let json = #"[{"Id":"001A","Name":"First"},{"Id":"001A","Name":"Second"}]"#
+            try store.journal.append(Self.page(json, mode: .overwrite).journalDraft)
+            #expect(try Self.all(store).map { $0["Name"] } == ["Second"])
+        }
+    }
+
+    @Test func aPageForAnUnknownSoupIsRefusedAndNothingIsAppended() throws {
+        try Self.withStore(indexed: true) { store in
+            var page = Self.page(#"[{"Id":"001A"}]"#, mode: .overwrite)
+            page.soupName = "missing"
+            let before = try store.journal.lastSequence()
+            #expect(throws: SoupError.self) { try store.journal.append(page.journalDraft) }
+            #expect(try store.journal.lastSequence() == before)
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func ghostCleaningDeletesOnlyCleanRecordsOfItsSync(indexed: Bool) throws {
+        try Self.withStore(indexed: indexed) { store in
+            let json = #"[{"Id":"001A"},{"Id":"001B"},{"Id":"001C"}]"#
+            try store.journal.append(Self.page(json, syncId: 1, mode: .overwrite).journalDraft)
+            try store.journal.append(Self.page(#"[{"Id":"001D"}]"#, syncId: 2, mode: .overwrite).journalDraft)
+            let dirty = try #require(try Self.all(store)[1]["_soupEntryId"]?.number?.int64Value)
+            try store.soups.updateLocally(Self.soup, entryId: dirty, changes: ["Name": "Edited"])
+            let cleaning = GhostCleaning(
+                syncId: 1, soupName: Self.soup, idFieldName: "Id", remoteIds: ["001C"],
+                ghostIds: ["001A", "001B", "001D"])
+            try store.journal.append(cleaning.journalDraft)
+            #expect(try Self.all(store).compactMap { $0["Id"]?.string } == ["001B", "001C", "001D"])
+        }
+    }
+
+    @Test func pagesMoveTheWatermarkOnlyWhenSortedAndSetTheTotalOnPageZero() throws {
+        try Self.withStore(indexed: true) { store in
+            let target = try SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account"))
+            let state = SyncState(
+                id: 1, target: .syncDown(target), options: SyncOptions(), soupName: Self.soup)
+            try store.journal.append(state.createdEntryDraft)
+            var sorted = Self.page("[]", mode: .overwrite)
+            sorted.maxTimeStamp = 5000
+            sorted.totalSize = 7
+            sorted.advancesWatermark = true
+            try store.journal.append(sorted.journalDraft)
+            var unsorted = sorted
+            unsorted.pageNumber = 1
+            unsorted.maxTimeStamp = 9000
+            unsorted.advancesWatermark = false
+            try store.journal.append(unsorted.journalDraft)
+            let stored = try #require(try store.syncState(id: 1))
+            #expect(stored.maxTimeStamp == 5000)
+            #expect(stored.totalSize == 7)
+        }
+    }
+
+    @Test func describedStateShowsEachSyncAsOfAnEntry() throws {
+        try Self.withStore(indexed: true) { store in
+            let target = try SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account"))
+            let state = SyncState(
+                id: 1, name: "named", target: .syncDown(target), options: SyncOptions(), soupName: Self.soup)
+            let created = try store.journal.append(state.createdEntryDraft)
+            var sorted = Self.page("[]", mode: .overwrite)
+            sorted.maxTimeStamp = 5000
+            sorted.advancesWatermark = true
+            try store.journal.append(sorted.journalDraft)
+            let projection = SyncStateProjection()
+            let before = try store.journal.withState(asOf: created.sequence) { context, _ in
+                try projection.describeState(in: context, filter: ["sync": "named"])
+            }
+            let after = try store.journal.withState(asOf: UInt64.max) { context, _ in
+                try projection.describeState(in: context, filter: ["soup": Self.soup])
+            }
+            #expect(before["syncs"]?["1"]?["maxTimeStamp"] == -1)
+            #expect(after["syncs"]?["1"]?["maxTimeStamp"] == 5000)
+            #expect(after["nextSyncId"] == 2)
+            let none = try store.journal.withState(asOf: UInt64.max) { context, _ in
+                try projection.describeState(in: context, filter: ["soup": "other"])
+            }
+            #expect(none["syncs"] == .object([:]))
+        }
+    }
+
+    @Test func aStateEntryThatRenamesASyncIsRefused() throws {
+        try Self.withStore(indexed: true) { store in
+            let target = try SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account"))
+            var state = SyncState(
+                id: 1, name: "a", target: .syncDown(target), options: SyncOptions(), soupName: Self.soup)
+            try store.journal.append(state.createdEntryDraft)
+            state.name = "b"
+            #expect { try store.journal.append(state.changedEntryDraft) } throws: {
+                ($0 as? SyncError)?.code == .malformedEntry
+            }
+            #expect(try store.syncState(named: "a") != nil)
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import MobileSync
+import SyncCore
+import Testing
+
+@Suite struct SyncDownRulesTests {
+    static func record(_ id: String?, modified: String? = nil, dirty: Bool? = nil, syncId: Int64? = nil) -> JSONValue {
+        var members: [String: JSONValue] = ["Name": "n"]
+        if let id { members["Id"] = .string(id) }
+        if let modified { members["LastModifiedDate"] = .string(modified) }
+        if let dirty { members["__local__"] = .bool(dirty) }
+        if let syncId { members["__sync_id__"] = .number(JSONNumber(syncId)) }
+        return .object(members)
+    }
+
+    @Test func pageMaxTimeStampIsTheLatestModification() {
+        let records = [
+            Self.record("a", modified: "2024-05-01T12:30:00.000+0000"),
+            Self.record("b", modified: "2024-05-01T12:30:00.500Z"),
+            Self.record("c", modified: "2024-05-01T14:30:00.000+02:00"),
+        ]
+        let expected = WallTime(iso8601: "2024-05-01T12:30:00.500Z")?.millisecondsSinceEpoch
+        #expect(SyncDownPage.latestModificationTimeStamp(of: records, fieldName: "LastModifiedDate") == expected)
+    }
+
+    @Test(arguments: [nil, "yesterday", "2024-13-01T00:00:00.000+0000"] as [String?])
+    func onePageRecordWithoutAReadableDateVoidsThePage(bad: String?) {
+        let records = [Self.record("a", modified: "2024-05-01T12:30:00.000+0000"), Self.record("b", modified: bad)]
+        #expect(SyncDownPage.latestModificationTimeStamp(of: records, fieldName: "LastModifiedDate") == -1)
+    }
+
+    @Test func emptyPageHasNoTimeStamp() {
+        #expect(SyncDownPage.latestModificationTimeStamp(of: [], fieldName: "LastModifiedDate") == -1)
+    }
+
+    @Test func overwriteAppliesEveryRecord() {
+        let page = [Self.record("a"), Self.record("b"), Self.record(nil)]
+        let applied = SyncDownMerge.recordsToApply(page, idFieldName: "Id", mergeMode: .overwrite, dirtyIds: ["a"])
+        #expect(applied == page)
+    }
+
+    @Test func leaveIfChangedNeverTouchesADirtyRecordAndKeepsRecordsWithoutId() {
+        let page = [Self.record("a"), Self.record("b"), Self.record(nil), Self.record("c")]
+        let applied = SyncDownMerge.recordsToApply(
+            page, idFieldName: "Id", mergeMode: .leaveIfChanged, dirtyIds: ["a", "c"])
+        #expect(applied == [Self.record("b"), Self.record(nil)])
+    }
+
+    @Test func savedRecordsAreCleanAndTaggedWithTheSync() {
+        var dirty = Self.record("a", dirty: true).object ?? [:]
+        dirty["__locally_updated__"] = true
+        dirty["__last_error__"] = "old"
+        let saved = SyncDownMerge.cleanedForSave(.object(dirty), syncId: 9)
+        #expect(saved["__sync_id__"] == 9)
+        #expect(saved["__local__"] == false)
+        #expect(saved["__locally_created__"] == false)
+        #expect(saved["__locally_updated__"] == false)
+        #expect(saved["__locally_deleted__"] == false)
+        #expect(saved["__last_error__"] == .null)
+        #expect(saved["Name"] == "n")
+        #expect(!SyncDownMerge.isDirty(saved))
+        #expect(SyncDownMerge.cleanedForSave(Self.record("a"), syncId: -1)["__sync_id__"] == nil)
+    }
+
+    @Test func ghostsAreCleanRecordsOfThisSyncMissingRemotely() {
+        let local = [
+            Self.record("keep", dirty: false, syncId: 1),
+            Self.record("gone", dirty: false, syncId: 1),
+            Self.record("goneToo", dirty: false, syncId: 1),
+            Self.record("dirtyGone", dirty: true, syncId: 1),
+            Self.record("otherSync", dirty: false, syncId: 2),
+            Self.record("localOnly", dirty: true),
+            Self.record(nil, dirty: false, syncId: 1),
+        ]
+        let ghosts = GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 1, remoteIds: ["keep"])
+        #expect(ghosts == ["gone", "goneToo"])
+    }
+
+    @Test func ghostCleaningOfOneSyncNeverDeletesAnotherSyncsRecords() {
+        let local = [Self.record("a", dirty: false, syncId: 1), Self.record("b", dirty: false, syncId: 2)]
+        #expect(GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 2, remoteIds: []) == ["b"])
+        #expect(GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 3, remoteIds: []).isEmpty)
+    }
+
+    // Decision 0304: Mobile SDK's deleteByQuery removes at most one page of ghosts per run;
+    // here every ghost is returned, however many there are.
+    @Test func everyGhostIsReturnedWithoutAPageLimit() {
+        let local = (0..<5_000).map { Self.record("r\($0)", dirty: false, syncId: 1) }
+        let ghosts = GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 1, remoteIds: ["r0"])
+        #expect(ghosts.count == 4_999)
+    }
+
+    @Test(arguments: [SyncType.syncDown, .syncUp])
+    func duplicateNamesUseTheReferenceText(type: SyncType) {
+        let word = type == .syncDown ? "sync down" : "sync up"
+        #expect {
+            try SyncNames.checkAvailable("accounts", for: type) { $0 == "accounts" }
+        } throws: { error in
+            (error as? SyncError)?.message == "Failed to create \(word): there is already a sync with name:accounts"
+        }
+    }
+
+    @Test func namesAreOptionalButNeverEmpty() {
+        #expect(throws: Never.self) { try SyncNames.checkAvailable(nil, for: .syncDown) { _ in true } }
+        #expect(throws: Never.self) { try SyncNames.checkAvailable("fresh", for: .syncDown) { _ in false } }
+        #expect {
+            try SyncNames.checkAvailable("", for: .syncDown) { _ in false }
+        } throws: { ($0 as? SyncError)?.code == .invalidName }
+    }
+
+    @Test func managerErrorsUseTheReferenceTexts() {
+        #expect(SyncError.syncNotFound("accounts").message == "Sync accounts does not exist")
+        #expect(SyncError.syncRunning(id: 4).message == "Cannot run runSync 4 - sync is still running")
+        #expect(SyncError.managerStopped(state: "STOP_REQUESTED").message == "sync manager has state:STOP_REQUESTED")
+        #expect(
+            SyncError.ghostCleaningNeedsSyncDown(id: 4, type: .syncUp).message
+                == "Cannot run cleanResyncGhosts:4: wrong type:syncUp")
+    }
+
+    @Test func errorCodesMatchInCatchPatterns() {
+        func classify(_ error: any Error) -> String {
+            switch error {
+            case SyncError.Code.duplicateName: "duplicate"
+            case SyncError.Code.syncNotFound: "missing"
+            default: "other"
+            }
+        }
+        #expect(classify(SyncError.duplicateName("x", type: .syncDown)) == "duplicate")
+        #expect(classify(SyncError.syncNotFound("x")) == "missing")
+        #expect(classify(SyncError.syncRunning(id: 1)) == "other")
+    }
+}

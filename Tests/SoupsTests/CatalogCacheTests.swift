@@ -1,0 +1,29 @@
+import Testing
+
+@testable import Soups
+
+@Suite struct CatalogCacheTests {
+    private func entry(_ indexCount: Int) -> SoupCatalogEntry {
+        let indexes = (0..<indexCount).map {
+            SoupCatalogEntry.CatalogIndex(spec: IndexSpec(path: "p\($0)", type: .string), id: UInt16($0))
+        }
+        return SoupCatalogEntry(name: "a", soupId: 1, indexes: indexes, nextIndexId: UInt16(indexCount))
+    }
+
+    @Test func sameBytesDecodeOnceAndChangedBytesDecodeAgain() throws {
+        let cache = CatalogCache()
+        var decodeCount = 0
+        func read(_ bytes: [UInt8], _ indexCount: Int) throws -> SoupCatalogEntry {
+            try cache.entry("a", bytes: bytes) { _ in
+                decodeCount += 1
+                return entry(indexCount)
+            }
+        }
+        #expect(try read([1, 2], 1) == entry(1))
+        #expect(try read([1, 2], 1) == entry(1))
+        #expect(decodeCount == 1)
+        // An altered soup has other bytes: the old entry is never returned for them.
+        #expect(try read([1, 3], 2) == entry(2))
+        #expect(decodeCount == 2)
+    }
+}

@@ -1,0 +1,93 @@
+import SyncCore
+import Testing
+
+@Suite struct JSONValueTests {
+    @Test func keepsNumberLiteralsExactly() throws {
+        let value = try JSONValue(parsing: #"{"a":12.50,"b":-0.0,"c":12345678901234567890123,"d":1E+2}"#)
+        #expect(value["a"]?.number?.text == "12.50")
+        #expect(value["b"]?.number?.text == "-0.0")
+        #expect(value["c"]?.number?.text == "12345678901234567890123")
+        #expect(value.serializedString == #"{"a":12.50,"b":-0.0,"c":12345678901234567890123,"d":1E+2}"#)
+    }
+
+    @Test func serializesObjectKeysInByteOrder() throws {
+        let value = try JSONValue(parsing: #" { "b" : [1, true, null], "a" : "x", "é": {}, "B": false } "#)
+        #expect(value.serializedString == #"{"B":false,"a":"x","b":[1,true,null],"é":{}}"#)
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let value = try JSONValue(parsing: #""line\nbreak \"q\" \u00e9 \ud83d\ude00 \/""#)
+        #expect(value.string == "line\nbreak \"q\" é 😀 /")
+        #expect(try JSONValue(parsing: value.serialized()) == value)
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\" 1}", "01", "1.", "-", "tru", "\"\\x\"", "\"\u{01}\"", "[1] 2",
+        "\"\\ud800\"", "{\"a\":1,}", "nul", "+1", ".5", "1e",
+    ])
+    func rejectsMalformedDocuments(text: String) {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
+    }
+
+    @Test(arguments: [
+        ("plain é 😀", #""plain é 😀""#),
+        (#""q" \ end"#, #""\"q\" \\ end""#),
+        ("\n\r\t\u{01}\u{1F}", #""\n\r\t\u0001\u001f""#),
+        ("", "\"\""),
+        ("\"", #""\"""#),
+    ])
+    func escapesOnlyQuotesBackslashesAndControlCharacters(text: String, expected: String) throws {
+        let value = JSONValue.string(text)
+        #expect(value.serializedString == expected)
+        #expect(try JSONValue(parsing: value.serialized()) == value)
+    }
+
+    @Test func rejectsInvalidUTF8InStrings() {
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: [0x22, 0xFF, 0x22]) }
+    }
+
+    @Test func refusesNestingBeyondTheLimitWithoutCrashing() {
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(throws: JSONParseError.self) { try JSONValue(parsing: deep) }
+        let allowed = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        #expect(throws: Never.self) { try JSONValue(parsing: allowed) }
+    }
+
+    @Test func namesTheOffsetOfTheProblem() {
+        #expect(throws: JSONParseError(offset: 5, reason: "unexpected character")) {
+            try JSONValue(parsing: #"{"a":x}"#)
+        }
+    }
+
+    @Test func randomDocumentsRoundTrip() throws {
+        var generator = SplitMix64(seed: 11)
+        for _ in 0..<500 {
+            let value = Self.randomValue(depth: 0, using: &generator)
+            #expect(try JSONValue(parsing: value.serialized()) == value)
+        }
+    }
+
+    static func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {
+        switch Int.random(in: 0..<(depth > 3 ? 4 : 6), using: &generator) {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &generator))
+        case 2: return .number(JSONNumber(Int64.random(in: -1_000_000...1_000_000, using: &generator)))
+        case 3:
+            let scalars = (0..<Int.random(in: 0..<8, using: &generator)).map { _ in
+                Character(Unicode.Scalar(UInt8.random(in: 1...126, using: &generator)))
+            }
+            return .string(String(scalars) + "ü😀")
+        case 4:
+            return .array(
+                (0..<Int.random(in: 0..<4, using: &generator)).map { _ in
+                    randomValue(depth: depth + 1, using: &generator)
+                })
+        default:
+            var members: [String: JSONValue] = [:]
+            for index in 0..<Int.random(in: 0..<4, using: &generator) {
+                members["k\(index)"] = randomValue(depth: depth + 1, using: &generator)
+            }
+            return .object(members)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Scans the library sources for what the house style bans, so a slip fails CI instead of
+/// waiting for review.
+@Suite struct TidyTests {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Files allowed to read the live clock or mint random identifiers: the one place that
+    /// builds live values.
+    static let liveValueFiles: Set<String> = ["SystemWallClock.swift", "LiveValues.swift"]
+
+    /// The longest function body, in lines, before a function should be split.
+    static let functionLengthMax = 90
+
+    static func librarySources() throws -> [(path: String, lines: [Substring])] {
+        let sources = repositoryRoot.appendingPathComponent("Sources")
+        guard let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
+            return []
+        }
+        var files: [(String, [Substring])] = []
+        for case let url as URL in enumerator where url.pathExtension == "swift" {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            files.append(
+                (
+                    url.path.replacingOccurrences(of: repositoryRoot.path + "/", with: ""),
+                    text.split(separator: "\n", omittingEmptySubsequences: false)
+                ))
+        }
+        return files.sorted { $0.0 < $1.0 }
+    }
+
+    @Test func librarySourcesExist() throws {
+        #expect(try Self.librarySources().count > 20)
+    }
+
+    @Test(arguments: [
+        ("Date()", "take a WallClock"),
+        ("UUID()", "take an IDGenerator"),
+        ("Thread.sleep", "take a Clock"),
+        ("try!", "throw a typed error"),
+        ("FIXME", "fix it or file an issue"),
+        ("fatalError(\"not implemented", "no stubs"),
+        ("print(", "libraries log through an injected Logger"),
+    ])
+    func librariesAvoid(pattern: String, instead: String) throws {
+        for (path, lines) in try Self.librarySources() {
+            let fileName = (path as NSString).lastPathComponent
+            if Self.liveValueFiles.contains(fileName) && (pattern == "Date()" || pattern == "UUID()") { continue }
+            for (number, line) in lines.enumerated() {
+                let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                #expect(!code.contains(pattern), "\(path):\(number + 1) uses \(pattern): \(instead)")
+            }
+        }
+    }
+
+    @Test func randomnessAlwaysNamesItsGenerator() throws {
+        for (path, lines) in try Self.librarySources() {
+            for (number, line) in lines.enumerated() where line.contains(".random(") || line.contains(".randomElement(")
+            {
+                #expect(line.contains("using:"), "\(path):\(number + 1) draws randomness without an injected generator")
+            }
+        }
+    }
+
+    @Test func functionsStayShort() throws {
+        for (path, lines) in try Self.librarySources() {
+            var index = 0
+            while index < lines.count {
+                let line = lines[index].trimmingCharacters(in: .whitespaces)
+                let declaresFunction = line.contains("func ") && !line.hasPrefix("//") && !line.hasPrefix("///")
+                guard declaresFunction, let length = Self.bodyLength(lines, from: index) else {
+                    index += 1
+                    continue
+                }
+                #expect(
+                    length <= Self.functionLengthMax,
+                    "\(path):\(index + 1) has a \(length)-line function; split it (limit \(Self.functionLengthMax))")
+                index += 1
+            }
+        }
+    }
+
+    /// Lines from a declaration to the brace that closes its body, counting braces outside
+    /// string literals; nil for declarations without a body.
+    static func bodyLength(_ lines: [Substring], from start: Int) -> Int? {
+        var depth = 0
+        var opened = false
+        for index in start..<lines.count {
+            var inString = false
+            var previous: Character = " "
+            for character in lines[index] {
+                if character == "\"" && previous != "\\" { inString.toggle() }
+                if !inString {
+                    if character == "{" {
+                        depth += 1
+                        opened = true
+                    } else if character == "}" {
+                        depth -= 1
+                    }
+                }
+                previous = character
+            }
+            if opened && depth <= 0 { return index - start + 1 }
+            if !opened && index > start + 6 { return nil }
+        }
+        return nil
+    }
+}

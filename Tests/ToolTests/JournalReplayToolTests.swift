@@ -1,0 +1,174 @@
+import EventJournal
+import Foundation
+import LMDBStore
+import SyncCore
+import SyncTesting
+import Testing
+
+/// Runs the built `journal-replay` binary end to end: arguments, exit codes and output.
+@Suite struct JournalReplayToolTests {
+    let tool: BuiltProduct
+    let directory: TemporaryDirectory
+
+    init() throws {
+        tool = try BuiltProduct("journal-replay")
+        directory = try TemporaryDirectory("tool")
+    }
+
+    /// A store with 30 entries of three kinds.
+    private func makeStore(_ name: String = "store") throws -> URL {
+        let url = directory.appending(name)
+        let journal = try Journal(directory: url, clock: ManualWallClock(tick: .milliseconds(1)), logger: .discarding)
+        try journal.append((1...30).map { CrashWriterPayload.draft(for: UInt64($0)) })
+        return url
+    }
+
+    @Test func verifyAcceptsAHealthyStore() throws {
+        defer { directory.remove() }
+        let store = try makeStore()
+        let output = try tool.run(["verify", store.path])
+        #expect(output.status == 0)
+        #expect(output.standardOutput.contains("ok: 30 entries verified"))
+    }
+
+    @Test func verifyExitsOneOnACorruptEntry() throws {
+        defer { directory.remove() }
+        let store = try makeStore()
+        do {
+            let environment = try Environment(directory: store)
+            let entries = try environment.database(named: "journal.entries")
+            let key = withUnsafeBytes(of: UInt64(17).bigEndian) { Array($0) }
+            try environment.write { transaction in
+                var value = try #require(try transaction.get(entries, key: key))
+                value[30] ^= 0xFF
+                try transaction.put(entries, key: key, value: value)
+            }
+        }
+        let output = try tool.run(["verify", store.path])
+        #expect(output.status == 1)
+        #expect(output.standardOutput.contains("entry 17 is corrupt"))
+        #expect(!output.wasKilled)
+    }
+
+    @Test func aMissingStoreExitsThreeWithOneLine() throws {
+        defer { directory.remove() }
+        for command in ["verify", "info", "log", "export"] {
+            let output = try tool.run([command, directory.appending("absent").path])
+            #expect(output.status == 3, "\(command)")
+            #expect(output.standardError.split(separator: "\n").count == 1, "\(command): \(output.standardError)")
+            #expect(output.standardError.contains("store at"))
+        }
+    }
+
+    @Test func exportImportExportIsByteIdenticalAndDiffFindsNothing() throws {
+        defer { directory.remove() }
+        let store = try makeStore()
+        let first = try tool.run(["export", store.path])
+        #expect(first.status == 0)
+        let file = directory.appending("export.jsonl")
+        try Data(first.standardOutput.utf8).write(to: file)
+        let copy = directory.appending("copy")
+        let imported = try tool.run(["import", file.path, copy.path])
+        #expect(imported.status == 0)
+        #expect(imported.standardOutput.contains("imported 30 entries"))
+        // Standard error is not a terminal here, so progress comes as plain lines.
+        #expect(imported.standardError.contains("importing: 100% (30/30)"))
+        let second = try tool.run(["export", copy.path])
+        #expect(second.standardOutput == first.standardOutput)
+        let diff = try tool.run(["diff", store.path, copy.path])
+        #expect(diff.status == 0)
+        #expect(diff.standardOutput.contains("no differences"))
+    }
+
+    @Test func rebuildRefoldsTheProjectionsAndShowsProgress() throws {
+        defer { directory.remove() }
+        let store = try makeStore()
+        let rebuilt = try tool.run(["rebuild", store.path])
+        #expect(rebuilt.status == 0)
+        #expect(rebuilt.standardOutput == "rebuilt the projections from 30 entries\n")
+        #expect(rebuilt.standardError.contains("rebuilding: 100% (30/30)"))
+        #expect(try tool.run(["verify", store.path]).status == 0)
+    }
+
+    @Test func diffNamesTheFirstDifferingEntry() throws {
+        defer { directory.remove() }
+        let store = try makeStore("a")
+        let other = directory.appending("b")
+        let journal = try Journal(directory: other, clock: ManualWallClock(tick: .milliseconds(1)), logger: .discarding)
+        try journal.append((1...12).map { CrashWriterPayload.draft(for: UInt64($0)) })
+        try journal.append(JournalEntry.Draft(kind: "different"))
+        let diff = try tool.run(["diff", store.path, other.path])
+        #expect(diff.status == 1)
+        #expect(diff.standardOutput.contains("first differing entry: 13"))
+    }
+
+    @Test func importRejectsMalformedJSONWithExitTwo() throws {
+        defer { directory.remove() }
+        let file = directory.appending("bad.jsonl")
+        try Data("{\"not\": \"an entry\"}\n".utf8).write(to: file)
+        let output = try tool.run(["import", file.path, directory.appending("new").path])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("line 1"))
+    }
+
+    @Test func logPrintsAJSONArrayFilteredByKind() throws {
+        defer { directory.remove() }
+        let store = try makeStore()
+        let output = try tool.run(["log", store.path, "--kind", "crash.beta", "--from", "5", "--to", "20", "--json"])
+        #expect(output.status == 0)
+        let entries = try JSONValue(parsing: output.standardOutput).array ?? []
+        #expect(entries.compactMap { $0["sequence"]?.number?.int64Value } == [7, 10, 13, 16, 19])
+    }
+
+    @Test func infoSummarizesTheStore() throws {
+        defer { directory.remove() }
+        let store = try makeStore()
+        let output = try tool.run(["info", store.path, "--json"])
+        #expect(output.status == 0)
+        let summary = try JSONValue(parsing: output.standardOutput)
+        #expect(summary["lastSequence"]?.number?.int64Value == 30)
+        #expect(summary["kinds"]?["crash.alpha"]?.number?.int64Value == 10)
+    }
+
+    @Test func badArgumentsExitTwo() throws {
+        defer { directory.remove() }
+        for arguments in [["log", directory.url.path, "--from", "9", "--to", "3"], ["frobnicate"], ["verify"]] {
+            let output = try tool.run(arguments)
+            #expect(output.status == 2, "\(arguments)")
+            #expect(!output.standardError.isEmpty)
+        }
+    }
+}
+
+@Suite struct JournalReplayStateToolTests {
+    @Test func stateAsOfShowsTheProjectionsAtThatEntry() throws {
+        let directory = try TemporaryDirectory("tool")
+        defer { directory.remove() }
+        let store = directory.appending("store")
+        let journal = try Journal(directory: store, clock: ManualWallClock(tick: .milliseconds(1)), logger: .discarding)
+        try journal.append((1...30).map { CrashWriterPayload.draft(for: UInt64($0)) })
+        let output = try BuiltProduct("journal-replay").run(["state", store.path, "--as-of", "12", "--json"])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(try JSONValue(parsing: output.standardOutput)["asOf"]?.number?.int64Value == 12)
+    }
+
+    @Test(arguments: [["replay-session", "Journals/x"]])
+    func commandsOfLaterIssuesSayPlainlyTheyAreNotAvailable(arguments: [String]) throws {
+        let output = try BuiltProduct("journal-replay").run(arguments)
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("not available yet"))
+    }
+}
+
+@Suite struct JournalReplaySimulateToolTests {
+    @Test func simulateRunsASeededCampaignAndReportsEachSeed() throws {
+        let output = try BuiltProduct("journal-replay").run([
+            "simulate", "--seed", "7", "--steps", "40", "--seeds", "2",
+        ])
+        #expect(output.status == 0, "\(output.standardError)")
+        let lines = output.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("seed 7: 40 steps") == true)
+        #expect(lines.allSatisfy { $0.hasSuffix("every invariant held") })
+    }
+}

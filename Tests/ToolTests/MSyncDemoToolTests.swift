@@ -1,0 +1,43 @@
+import Foundation
+import SyncTesting
+import Testing
+
+/// Runs `msync demo` end to end, as the README's main-job command does.
+@Suite struct MSyncDemoToolTests {
+    @Test func demoRunsAWholeSessionAndLeavesAJournalThatVerifies() throws {
+        let directory = try TemporaryDirectory("demo")
+        defer { directory.remove() }
+        let store = directory.appending("demo-store")
+        let demo = try BuiltProduct("msync").run(["demo", "--store", store.path])
+        #expect(demo.status == 0, "\(demo.standardError)")
+        let output = demo.standardOutput
+        for expected in [
+            "1. Set up from userstore.json and usersyncs.json", "DONE: 1000 records in the soup",
+            "dirty records: 3", "DONE: sent 3, succeeded 3, failed 0", "where LastModifiedDate >",
+            "deleted 1 ghost record(s); 999 records in the soup", "ok: ",
+        ] {
+            #expect(output.contains(expected), "missing: \(expected)")
+        }
+        #expect(demo.standardError.contains("accounts: 100%"))
+        let journal = store.appendingPathComponent("journal").path
+        let replay = try BuiltProduct("journal-replay")
+        #expect(try replay.run(["verify", journal]).status == 0)
+        // The blame command the demo prints works on the record it created.
+        let blameLine = try #require(output.split(separator: "\n").first { $0.contains("journal-replay blame") })
+        let blameArguments = blameLine.split(separator: " ").dropFirst(3).map(String.init)
+        let blame = try replay.run(blameArguments)
+        #expect(blame.status == 0, "\(blame.standardError)")
+        #expect(blame.standardOutput.contains("created locally"))
+        #expect(blame.standardOutput.contains("created on the server as"))
+        #expect(!blame.standardOutput.contains("kept the local change"))  // clean once uploaded
+    }
+
+    @Test func demoRefusesToReplaceADirectoryItDidNotCreate() throws {
+        let directory = try TemporaryDirectory("demo")
+        defer { directory.remove() }
+        try Data("keep me".utf8).write(to: directory.appending("precious.txt"))
+        let demo = try BuiltProduct("msync").run(["demo", "--store", directory.url.path])
+        #expect(demo.status == 2)
+        #expect(FileManager.default.fileExists(atPath: directory.appending("precious.txt").path))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import SyncCore
+import SyncTesting
+import Testing
+
+/// Drives the soup commands of the built `msync` binary end to end.
+@Suite struct MSyncSoupToolTests {
+    let msync: BuiltProduct
+    let directory: TemporaryDirectory
+    let store: String
+
+    init() throws {
+        msync = try BuiltProduct("msync")
+        directory = try TemporaryDirectory("msync")
+        store = directory.appending("store").path
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String], expecting status: Int32 = 0) throws -> BuiltProduct.Output {
+        let output = try msync.run(arguments + ["--store", store])
+        #expect(output.status == status, "\(arguments): \(output.standardError)")
+        return output
+    }
+
+    private func registerAccounts() throws {
+        try run([
+            "register-soup", "accounts", "--index", "Id:string", "--index", "Name:string", "--index",
+            "Amount:integer", "--index", "Notes:full_text",
+        ])
+    }
+
+    @Test func createsQueriesUpdatesAndDeletesRecords() throws {
+        defer { directory.remove() }
+        try registerAccounts()
+        #expect(try run(["soups", "--json"]).standardOutput == "[\"accounts\"]\n")
+        let created = try JSONValue(
+            parsing: try run(["create", "accounts", #"{"Name":"Acme","Amount":5}"#]).standardOutput)
+        #expect(created["__local__"] == true)
+        #expect(created["__locally_created__"] == true)
+        let id = try #require(created["Id"]?.string)
+        #expect(id.hasPrefix("local_"))
+        try run(["create", "accounts", #"{"Name":"Zoë Industries","Amount":50,"Notes":"green tractors"}"#])
+
+        let byId = try JSONValue(parsing: try run(["get", "accounts", id]).standardOutput)
+        #expect(byId["Name"] == "Acme")
+        let byEntryId = try JSONValue(parsing: try run(["get", "accounts", "2"]).standardOutput)
+        #expect(byEntryId["Amount"] == 50)
+
+        let updated = try JSONValue(parsing: try run(["update", "accounts", id, #"{"Amount":7}"#]).standardOutput)
+        #expect(updated["Amount"] == 7)
+        #expect(updated["__locally_updated__"] == true)
+        let deleted = try JSONValue(parsing: try run(["delete", "accounts", "2"]).standardOutput)
+        #expect(deleted["__locally_deleted__"] == true)
+
+        func names(_ arguments: [String]) throws -> [String] {
+            let output = try run(["query", "accounts"] + arguments + ["--json"]).standardOutput
+            return try JSONValue(parsing: output).array?.compactMap { $0["Name"]?.string } ?? []
+        }
+        #expect(try names([]) == ["Acme", "Zoë Industries"])
+        #expect(try names(["--range", "Amount=6..10"]) == ["Acme"])
+        #expect(try names(["--range", "Amount=8.."]) == ["Zoë Industries"])
+        #expect(try names(["--exact", "Name=Acme"]) == ["Acme"])
+        #expect(try names(["--like", "Name=zo%"]) == ["Zoë Industries"])
+        #expect(try names(["--match", "tract*"]) == ["Zoë Industries"])
+        #expect(try names(["--order-by", "Amount", "--descending"]) == ["Zoë Industries", "Acme"])
+        #expect(try names(["--page-size", "1", "--page", "1"]) == ["Zoë Industries"])
+        let dirty = try JSONValue(parsing: try run(["dirty", "accounts", "--json"]).standardOutput)
+        #expect(dirty.array?.count == 2)
+
+        let verify = try BuiltProduct("journal-replay").run(["verify", store])
+        #expect(verify.status == 0, "\(verify.standardOutput)")
+    }
+
+    @Test func globalOptionsWorkBeforeTheSubcommand() throws {
+        defer { directory.remove() }
+        try registerAccounts()
+        let output = try msync.run(["--store", store, "--json", "soups"])
+        #expect(output.status == 0)
+        #expect(output.standardOutput == "[\"accounts\"]\n")
+    }
+
+    @Test(arguments: [
+        (["create", "nosuch", "{}"], "no soup"),
+        (["create", "accounts", "[1]"], "JSON object"),
+        (["create", "accounts", "{bad"], "not valid JSON"),
+        (["query", "accounts", "--exact", "Missing=1"], "no index"),
+        (["get", "accounts", "nope"], "no record"),
+        (["update", "accounts", "nope", "{}"], "no record"),
+        (["query", "accounts", "--range", "Amount=5"], "PATH=LO..HI"),
+        (["register-soup", "empty"], "--index"),
+        (["register-soup", "bad", "--index", "Name:text"], "bad index spec"),
+    ])
+    func badInputExitsTwoWithOneLineAndChangesNothing(arguments: [String], message: String) throws {
+        defer { directory.remove() }
+        try registerAccounts()
+        try run(["create", "accounts", #"{"Name":"Acme"}"#])
+        let before = try BuiltProduct("journal-replay").run(["info", store, "--json"]).standardOutput
+        let output = try msync.run(arguments + ["--store", store])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains(message), "\(output.standardError)")
+        #expect(!output.standardError.contains("Fatal error"))
+        let after = try BuiltProduct("journal-replay").run(["info", store, "--json"]).standardOutput
+        #expect(try JSONValue(parsing: after)["lastSequence"] == JSONValue(parsing: before)["lastSequence"])
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import EventJournal
+import MobileSync
+import SyncCore
+
+extension JournalReplay {
+    struct Blame: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the entries that shaped one record, and what each did.")
+
+        @Argument(help: "The store directory.") var store: String
+        @Argument(help: "The soup.") var soup: String
+        @Argument(help: "The record: the value of its Id field, or its _soupEntryId.") var id: String
+        @Flag(help: "Print a JSON array of events.") var json = false
+
+        func run() throws {
+            let journal = try openStore(store)
+            let history: RecordHistory
+            do {
+                history = try RecordHistory(journal: journal, soup: soup, id: id)
+            } catch {
+                throw fail(error)
+            }
+            guard !history.events.isEmpty else {
+                throw fail(
+                    BlameFailure(message: "no entry of soup '\(soup)' touched a record with Id or _soupEntryId '\(id)'")
+                )
+            }
+            if json {
+                let events = history.events.map { event -> JSONValue in
+                    var object: [String: JSONValue] = [
+                        "sequence": .number(JSONNumber(Int64(event.sequence))),
+                        "timestamp": .string(event.timestamp.salesforceFormat),
+                        "kind": .string(event.kind.rawValue),
+                        "action": .string(event.action),
+                    ]
+                    if let record = event.record { object["record"] = record }
+                    return .object(object)
+                }
+                writeStandardOutput(JSONValue.array(events).serialized() + [UInt8(ascii: "\n")])
+            } else {
+                for event in history.events {
+                    let record = event.record.map { " " + $0.serializedString }
+                    print(
+                        "#\(event.sequence) \(event.timestamp.salesforceFormat) \(event.kind) \(event.action)\(record ?? "")"
+                    )
+                }
+            }
+        }
+    }
+}
+
+/// A blame that found nothing: an unknown soup or record is bad input, not a store error.
+struct BlameFailure: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Logging
+import MobileSync
+import SyncCore
+import ToolSupport
+
+extension JournalReplay {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write the entries as JSON lines on standard output.")
+
+        @Argument(help: "The store directory.") var store: String
+        @Option(help: "The last sequence to export.") var to: UInt64?
+
+        func run() throws {
+            let journal = try openStore(store)
+            do {
+                try journal.export(upTo: to) { line in writeStandardOutput(line) }
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Append the entries of a JSON-lines export to a store (created when missing).")
+
+        @Argument(help: "The export file.") var file: String
+        @Argument(help: "The store directory.") var store: String
+
+        func run() throws {
+            do {
+                let journal = try SyncStore(
+                    directory: URL(fileURLWithPath: store), clock: SystemWallClock(),
+                    logger: .init(label: "journal-replay")
+                ).journal
+                let progress = ProgressReporter("importing")
+                let imported = try journal.importEntries(from: URL(fileURLWithPath: file)) { done, total in
+                    progress.update(done, of: total)
+                }
+                progress.finish()
+                print("imported \(imported) entries into \(store)")
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+}

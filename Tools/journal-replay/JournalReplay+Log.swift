@@ -1,0 +1,71 @@
+import ArgumentParser
+import EventJournal
+import SyncCore
+
+extension JournalReplay {
+    struct Log: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List entries, optionally filtered.")
+
+        @Argument(help: "The store directory.") var store: String
+        @Option(help: "The first sequence to show.") var from: UInt64 = 1
+        @Option(help: "The last sequence to show.") var to: UInt64?
+        @Option(help: "Only entries of this kind.") var kind: String?
+        @Option(help: "Only entries whose header names this soup.") var soup: String?
+        @Option(help: "Only entries whose header names this sync (name or id).") var sync: String?
+        @Flag(help: "Print a JSON array of entries.") var json = false
+
+        func validate() throws {
+            if let to, to < from { throw ValidationError("--to must not be less than --from") }
+        }
+
+        func run() throws {
+            let journal = try openStore(store)
+            var first = true
+            if json { writeStandardOutput(Array("[".utf8)) }
+            do {
+                try journal.read { reader in
+                    let last = min(to ?? UInt64.max, try reader.lastSequence)
+                    guard last >= from, last > 0 else { return }
+                    try reader.forEachEntry(in: max(1, from)...last) { entry in
+                        guard matches(entry) else { return true }
+                        if json {
+                            if !first { writeStandardOutput(Array(",".utf8)) }
+                            writeStandardOutput(Journal.exportLine(for: entry).dropLast())
+                        } else {
+                            print(describe(entry))
+                        }
+                        first = false
+                        return true
+                    }
+                }
+            } catch {
+                throw fail(error)
+            }
+            if json { writeStandardOutput(Array("]\n".utf8)) }
+        }
+
+        private func matches(_ entry: JournalEntry) -> Bool {
+            if let kind, entry.kind.rawValue != kind { return false }
+            if let soup, entry.header["soup"]?.string != soup { return false }
+            if let sync {
+                let name = entry.header["syncName"]?.string
+                let id = entry.header["syncId"]?.description
+                if name != sync && id != sync { return false }
+            }
+            return true
+        }
+
+        private func describe(_ entry: JournalEntry) -> String {
+            let header = entry.header.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            let payload: String
+            switch entry.payloadFormat {
+            case .json:
+                let text = String(decoding: entry.payload, as: UTF8.self)
+                payload = text.count > 100 ? String(text.prefix(100)) + "…" : text
+            case .binary:
+                payload = "\(entry.payload.count) bytes"
+            }
+            return "#\(entry.sequence) \(entry.timestamp.salesforceFormat) \(entry.kind) \(header) \(payload)"
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Logging
+import MobileSync
+import SyncCore
+import ToolSupport
+
+extension JournalReplay {
+    struct Rebuild: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rebuild every projection from the journal, in place.")
+
+        @Argument(help: "The store directory.") var store: String
+
+        func run() throws {
+            let journal = try openStore(store)
+            do {
+                let progress = ProgressReporter("rebuilding")
+                try journal.rebuild { done, total in progress.update(done, of: total) }
+                progress.finish()
+                print("rebuilt the projections from \(try journal.lastSequence()) entries")
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+}

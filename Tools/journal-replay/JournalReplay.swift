@@ -1,0 +1,70 @@
+import ArgumentParser
+import EventJournal
+import Foundation
+import Logging
+import MobileSync
+import Soups
+import SyncCore
+
+@main
+struct JournalReplay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal-replay",
+        abstract: "Inspect, check, export and import SyncJournal journals.",
+        subcommands: [
+            Info.self, Log.self, State.self, Verify.self, Rebuild.self, Export.self, Import.self, Diff.self, Blame.self,
+            ReplaySession.self,
+            Simulate.self,
+        ])
+
+    /// Runs the command, mapping usage errors to exit status 2 as scripts expect (argument
+    /// parser's default is 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitStatus.badInput.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// Exit statuses shared by the subcommands (the same as msync's).
+enum ExitStatus {
+    static let divergence = ExitCode(1)
+    static let badInput = ExitCode(2)
+    static let storeError = ExitCode(3)
+}
+
+/// Opens an existing store, turning errors into one clear line and exit status 3.
+func openStore(_ path: String) throws -> Journal {
+    do {
+        return try SyncStore.openExisting(
+            directory: URL(fileURLWithPath: path), clock: SystemWallClock(), logger: Logger(label: "journal-replay")
+        ).journal
+    } catch {
+        throw fail(error)
+    }
+}
+
+/// Prints one line for `error` on standard error and returns the exit status to throw.
+func fail(_ error: any Error) -> ExitCode {
+    FileHandle.standardError.write(Data("journal-replay: \(error)\n".utf8))
+    if let journalError = error as? JournalError, journalError.code == .malformedExport { return ExitStatus.badInput }
+    if error is BlameFailure { return ExitStatus.badInput }
+    if let soupError = error as? SoupError, soupError.code != .storage { return ExitStatus.badInput }
+    return ExitStatus.storeError
+}
+
+func writeStandardOutput(_ bytes: [UInt8]) {
+    FileHandle.standardOutput.write(Data(bytes))
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+
+/// Options every msync command accepts, before or after the subcommand name.
+struct GlobalOptions: ParsableArguments {
+    @Option(help: "The store directory (default: $MSYNC_STORE, else ./.msync).")
+    var store: String?
+
+    @Flag(help: "Print one JSON document.")
+    var json = false
+
+    @Option(help: "The Salesforce instance URL (or $SF_INSTANCE_URL).")
+    var instanceURL: String?
+
+    @Option(help: "The OAuth access token (or $SF_ACCESS_TOKEN).")
+    var accessToken: String?
+
+    @Option(help: "The OAuth refresh token (or $SF_REFRESH_TOKEN).")
+    var refreshToken: String?
+
+    @Option(help: "The connected app's client id (or $SF_CLIENT_ID).")
+    var clientID: String?
+
+    @Option(help: "The REST API version, for example v66.0.")
+    var apiVersion: String?
+
+    /// The store directory after the environment and the default are applied.
+    var storeURL: URL {
+        URL(fileURLWithPath: store ?? ProcessInfo.processInfo.environment["MSYNC_STORE"] ?? ".msync")
+    }
+}

@@ -1,0 +1,190 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MobileSync
+import Soups
+import SyncCore
+
+/// Opens the store named by the global options, creating it when missing.
+func openStore(_ global: GlobalOptions) throws -> SyncStore {
+    try reportingFailures {
+        try SyncStore(directory: global.storeURL, clock: SystemWallClock(), logger: Logger(label: "msync"))
+    }
+}
+
+/// Prints records: one JSON document with `--json`, else one compact record per line.
+func printRecords(_ records: [JSONValue], json: Bool) {
+    if json {
+        print(JSONValue.array(records).serializedString)
+    } else {
+        for record in records { print(record.serializedString) }
+    }
+}
+
+/// Parses a command-line JSON argument that must be an object.
+func parseObject(_ text: String, what: String) throws -> [String: JSONValue] {
+    let value: JSONValue
+    do {
+        value = try JSONValue(parsing: text)
+    } catch {
+        throw fail(SoupError(.notAnObject, "the \(what) is not valid JSON: \(error)"))
+    }
+    guard let object = value.object else {
+        throw fail(SoupError(.notAnObject, "the \(what) must be a JSON object, got \(value.serializedString)"))
+    }
+    return object
+}
+
+/// Finds a record's `_soupEntryId` from the value of the soup's `Id` field, or from the entry id.
+func resolveEntryId(_ store: SyncStore, soup: String, id: String) throws -> Int64 {
+    try reportingFailures {
+        let specs = try store.soups.indexSpecs(of: soup)
+        if specs.contains(where: { $0.path == "Id" }),
+            let entryId = try store.soups.lookupSoupEntryId(soup, path: "Id", value: .string(id))
+        {
+            return entryId
+        }
+        if let entryId = Int64(id), !(try store.soups.retrieve(soup, ids: [entryId]).isEmpty) {
+            return entryId
+        }
+        throw SoupError(.unknownEntry, "soup '\(soup)' has no record with Id or _soupEntryId '\(id)'")
+    }
+}
+
+extension MSync {
+    struct RegisterSoup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "register-soup", abstract: "Register a soup with its index specs.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The soup name.") var name: String
+        @Option(
+            name: .customLong("index"),
+            help: "An index spec PATH:TYPE, TYPE one of string, integer, floating, json1, full_text.")
+        var indexes: [String] = []
+
+        func validate() throws {
+            guard !indexes.isEmpty else { throw ValidationError("a soup needs at least one --index PATH:TYPE") }
+            for index in indexes where Self.spec(index) == nil {
+                throw ValidationError(
+                    "bad index spec '\(index)': expected PATH:TYPE with TYPE one of "
+                        + IndexType.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+        }
+
+        static func spec(_ text: String) -> IndexSpec? {
+            guard let colon = text.lastIndex(of: ":"), colon != text.startIndex,
+                let type = IndexType(rawValue: String(text[text.index(after: colon)...]))
+            else { return nil }
+            return IndexSpec(path: String(text[..<colon]), type: type)
+        }
+
+        func run() throws {
+            let store = try openStore(global)
+            let specs = indexes.compactMap(Self.spec)
+            try reportingFailures { try store.soups.registerSoup(name, indexSpecs: specs) }
+            if global.json {
+                print(
+                    JSONValue.object(["soup": .string(name), "indexes": .array(specs.map { .string($0.description) })]))
+            } else {
+                print("soup \(name): \(specs.map(\.description).joined(separator: ", "))")
+            }
+        }
+    }
+
+    struct ListSoups: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "soups", abstract: "List the soups.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let store = try openStore(global)
+            let names = try reportingFailures { try store.soups.soupNames() }
+            if global.json {
+                print(JSONValue.array(names.map(JSONValue.string)).serializedString)
+            } else {
+                for name in names { print(name) }
+            }
+        }
+    }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a record locally (local id, __local__ and __locally_created__ set).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The soup.") var soup: String
+        @Argument(help: "The record, a JSON object.") var record: String
+
+        func run() throws {
+            let store = try openStore(global)
+            let fields = try parseObject(record, what: "record")
+            let saved = try reportingFailures { try store.soups.createLocally(soup, .object(fields)) }
+            print(saved.serializedString)
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge fields into a record locally (__local__ and __locally_updated__ set).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The soup.") var soup: String
+        @Argument(help: "The record's Id or _soupEntryId.") var id: String
+        @Argument(help: "The fields to change, a JSON object.") var changes: String
+
+        func run() throws {
+            let store = try openStore(global)
+            let fields = try parseObject(changes, what: "changes")
+            let entryId = try resolveEntryId(store, soup: soup, id: id)
+            let saved = try reportingFailures { try store.soups.updateLocally(soup, entryId: entryId, changes: fields) }
+            print(saved.serializedString)
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a record locally (__local__ and __locally_deleted__ set; sync up removes it).")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The soup.") var soup: String
+        @Argument(help: "The record's Id or _soupEntryId.") var id: String
+
+        func run() throws {
+            let store = try openStore(global)
+            let entryId = try resolveEntryId(store, soup: soup, id: id)
+            let saved = try reportingFailures { try store.soups.deleteLocally(soup, entryId: entryId) }
+            print(saved.serializedString)
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one record.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The soup.") var soup: String
+        @Argument(help: "The record's Id or _soupEntryId.") var id: String
+
+        func run() throws {
+            let store = try openStore(global)
+            let entryId = try resolveEntryId(store, soup: soup, id: id)
+            let records = try reportingFailures { try store.soups.retrieve(soup, ids: [entryId]) }
+            guard let record = records.first else {
+                throw fail(SoupError(.unknownEntry, "soup '\(soup)' has no record '\(id)'"))
+            }
+            print(record.serializedString)
+        }
+    }
+
+    struct Dirty: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the records with local changes.")
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The soup.") var soup: String
+
+        func run() throws {
+            let store = try openStore(global)
+            printRecords(try reportingFailures { try store.soups.dirtyRecords(soup) }, json: global.json)
+        }
+    }
+}
