@@ -80,8 +80,8 @@ let package = Package(
         .testTarget(
             name: "ToolTests",
             dependencies: [
-                "EventJournal", "LMDBStore", "SyncCore", "SyncTesting", "journal-replay", "msync",
-                "salesforce-simulator",
+                "EventJournal", "LMDBStore", "MobileSync", "SalesforceSimulator", "Soups", "SyncCore", "SyncTesting",
+                "journal-replay", "msync", "salesforce-simulator",
             ]
         ),
 

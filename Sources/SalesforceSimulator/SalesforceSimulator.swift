@@ -63,9 +63,13 @@ public final class SalesforceSimulator: Sendable {
         }
     }
 
+    /// Called with every request after it has executed and before its answer leaves.
+    public typealias ResponseObserver = @Sendable (SimulatorRequest, SimulatorResponse) -> Void
+
     let state: Mutex<SimulatorState>
     let sleepClock: any Clock<Duration>
     let logger: Logger
+    let observer = Mutex<ResponseObserver?>(nil)
 
     /// Creates a simulator.
     ///
@@ -98,10 +102,17 @@ public final class SalesforceSimulator: Sendable {
         state.withLock { $0.instanceURL = url }
     }
 
+    /// Observes every request between its execution and its answer: the moment a crash test
+    /// kills a client to leave a committed write unanswered. `nil` removes the observer.
+    public func setResponseObserver(_ observer: ResponseObserver?) {
+        self.observer.withLock { $0 = observer }
+    }
+
     /// Answers one request. Never throws and never traps on input: every failure is a
     /// Salesforce error response.
     public func handle(_ request: SimulatorRequest) async -> SimulatorResponse {
         let (response, delay) = state.withLock { $0.respond(to: request) }
+        observer.withLock { $0 }?(request, response)
         logger.debug(
             "Simulator request",
             metadata: [

@@ -32,10 +32,16 @@ public struct BuiltProduct: Sendable {
     }
 
     /// Starts the executable without waiting for it.
-    public func start(_ arguments: [String]) throws -> Process {
+    ///
+    /// - Parameter quietly: discard its output instead of sharing the test's.
+    public func start(_ arguments: [String], quietly: Bool = false) throws -> Process {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if quietly {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         return process
     }

@@ -130,6 +130,53 @@ import Testing
             #expect(try await org.account(alpha)?["Name"] == "A2")
             #expect(try await org.account(beta)?["Name"] == "Beta by someone else")
             #expect(try local.record(local.entryId(beta))?["__local__"] == true)
+
+            // The same change under OVERWRITE is pushed over the server's copy.
+            let (again, _) = try await local.runner(org, kind, mergeMode: .overwrite).run()
+            #expect(again.skippedByLeaveIfChanged.isEmpty)
+            #expect(try await org.account(beta)?["Name"] == "B2")
+            #expect(try local.record(local.entryId(beta))?["__local__"] == false)
+            #expect(try local.store.journal.verify().isConsistent)
+        }
+    }
+
+    @Test(arguments: kinds)
+    func recordsDeletedOnTheServerMeetLocalChangesAsMobileSyncDecides(
+        kind: SyncUpTargetDescriptor.Kind
+    ) async throws {
+        try await SyncUpOrg.with(accounts: [["Name": "Alpha"], ["Name": "Beta"], ["Name": "Gamma"]]) { org in
+            let local = try await Local(copying: org)
+            defer { local.directory.remove() }
+            let ids = [
+                try #require(try await org.accountId(named: "Alpha")),
+                try #require(try await org.accountId(named: "Beta")),
+                try #require(try await org.accountId(named: "Gamma")),
+            ]
+            let (updated, deleted, deletedLater) = (
+                try local.entryId(ids[0]), try local.entryId(ids[1]), try local.entryId(ids[2])
+            )
+            for id in ids { try org.simulator.delete(type: "Account", id: id) }
+            _ = try local.store.soups.updateLocally("accounts", entryId: updated, changes: ["Name": "Alpha 2"])
+            _ = try local.store.soups.deleteLocally("accounts", entryId: deleted)
+            _ = try local.store.soups.deleteLocally("accounts", entryId: deletedLater)
+
+            // LEAVE_IF_CHANGED: an update of a record gone from the server is left alone; a
+            // delete of one is done (the 404 is the answer it wanted).
+            let (summary, _) = try await local.runner(org, kind, mergeMode: .leaveIfChanged).run()
+            #expect(summary.skippedByLeaveIfChanged == [updated])
+            #expect(summary.failed.isEmpty)
+            #expect(try local.record(updated)?["__local__"] == true)
+            #expect(try local.record(deleted) == nil)
+            #expect(try local.record(deletedLater) == nil)
+            #expect(try await org.accountId(named: "Alpha 2") == nil)
+
+            // OVERWRITE: the update creates the record again.
+            let (again, _) = try await local.runner(org, kind, mergeMode: .overwrite).run()
+            #expect(again.failed.isEmpty)
+            let recreated = try #require(try await org.accountId(named: "Alpha 2"))
+            #expect(try local.record(updated)?["Id"]?.string == recreated)
+            #expect(try local.record(updated)?["__local__"] == false)
+            #expect(try local.store.journal.verify().isConsistent)
         }
     }
 

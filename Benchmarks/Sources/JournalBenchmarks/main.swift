@@ -1,4 +1,4 @@
-// journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http [COUNT]
+// journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http|sync-up-http [COUNT]
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -49,8 +49,17 @@ case "sync-down-http":
         FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
         exit(1)
     }
+case "sync-up-http":
+    var benchmark = SyncUpHTTPBenchmark()
+    if arguments.count > 1, let count = Int(arguments[1]) { benchmark.recordCount = count }
+    do {
+        try await benchmark.run()
+    } catch {
+        FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
+        exit(1)
+    }
 default:
     FileHandle.standardError.write(
-        Data("usage: journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http [COUNT]\n".utf8))
+        Data("usage: journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http|sync-up-http [COUNT]\n".utf8))
     exit(2)
 }

@@ -1,0 +1,212 @@
+import EventJournal
+import Foundation
+import MobileSync
+import SalesforceSimulator
+import Soups
+import SyncCore
+import SyncTesting
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Kills `msync resync` with SIGKILL while it uploads 1,000 creates, restarts it, and checks
+/// what DESIGN invariant 6 promises: with an external id the server ends with exactly one
+/// record per create and every local record is clean with its server id; without one, every
+/// create that may have been sent twice is listed in the sync state — none silently.
+///
+/// The simulator runs in this process, so a response observer can kill the child at exact
+/// moments: right after the server committed a request and before its answer left (the
+/// outcome can then never be journaled), or a few milliseconds later, while the child is
+/// journaling the outcome or the next intent.
+@Suite(.serialized) struct SyncUpCrashTests {
+    static let recordCount = 1_000
+    static let soup = "accounts"
+
+    /// When a round kills the child.
+    struct KillMoment: CustomStringConvertible {
+        /// The upload request (1-based) whose commit triggers the kill.
+        var request: Int
+        /// How long after that commit; zero kills before the answer is written.
+        var delayMicroseconds: Int
+
+        var description: String { "after request \(request) + \(delayMicroseconds) µs" }
+
+        /// `count` seeded moments over the run's `requests` uploads; the first third exactly at a
+        /// commit, the rest spread up to 30 ms after one.
+        static func seeded(_ count: Int, requests: Int, seed: UInt64) -> [KillMoment] {
+            var random = SplitMix64(seed: seed)
+            return (0..<count).map { round in
+                KillMoment(
+                    request: round % requests + 1,
+                    delayMicroseconds: round < count / 3 ? 0 : Int.random(in: 1...30_000, using: &random))
+            }
+        }
+    }
+
+    let msync: BuiltProduct
+    let directory: TemporaryDirectory
+
+    init() throws {
+        msync = try BuiltProduct("msync")
+        directory = try TemporaryDirectory("sync-up-crash")
+    }
+
+    @Test func upsertsKilledAtTwentyFourMomentsEndWithExactlyOneServerRecordEach() async throws {
+        defer { directory.remove() }
+        let org = try await CrashOrg.start()
+        let template = try await makeStore(externalIdField: "ExternalId__c")
+        var killed = 0
+        for (round, moment) in KillMoment.seeded(24, requests: 5, seed: 20_261_123).enumerated() {
+            org.simulator.reset()
+            let store = try copy(template, round: round)
+            killed += try await killAndResume(store, org: org, at: moment) ? 1 : 0
+
+            let server = org.simulator.liveRecords(type: "Account")
+            #expect(server.count == Self.recordCount, "round \(round), \(moment): \(server.count) server records")
+            #expect(Set(server.compactMap { $0["ExternalId__c"]?.string }).count == Self.recordCount)
+            let local = try localRecords(store)
+            #expect(local.allSatisfy { $0["__local__"] == false }, "round \(round), \(moment): dirty records remain")
+            let serverIds = Set(server.compactMap { $0["Id"]?.string })
+            #expect(Set(local.compactMap { $0["Id"]?.string }) == serverIds, "round \(round), \(moment)")
+            #expect(try verifies(store), "round \(round), \(moment)")
+        }
+        await org.stop()
+        #expect(killed >= 20, "only \(killed) kills landed while the child was uploading")
+    }
+
+    @Test func withoutAnExternalIdEveryPossibleDuplicateIsListedInTheSyncState() async throws {
+        defer { directory.remove() }
+        let org = try await CrashOrg.start()
+        let template = try await makeStore(externalIdField: nil)
+        var duplicatesSeen = 0
+        var killed = 0
+        for (round, moment) in KillMoment.seeded(8, requests: 5, seed: 7).enumerated() {
+            org.simulator.reset()
+            let store = try copy(template, round: round)
+            killed += try await killAndResume(store, org: org, at: moment) ? 1 : 0
+
+            let server = org.simulator.liveRecords(type: "Account")
+            let copiesByName = Dictionary(grouping: server) { $0["Name"]?.string ?? "" }
+            let duplicatedNames = Set(copiesByName.filter { $0.value.count > 1 }.keys)
+            duplicatesSeen += server.count - Self.recordCount
+            let listed = try Set(reopen(store).syncState(named: "up")?.syncUpSummary?.possibleDuplicates ?? [])
+            let local = try localRecords(store)
+            for record in local where duplicatedNames.contains(record["Name"]?.string ?? "") {
+                let entryId = record["_soupEntryId"]?.number?.int64Value ?? 0
+                #expect(listed.contains(entryId), "round \(round), \(moment): entry \(entryId) duplicated silently")
+            }
+            #expect(local.allSatisfy { $0["__local__"] == false }, "round \(round), \(moment): dirty records remain")
+            #expect(try verifies(store), "round \(round), \(moment)")
+        }
+        await org.stop()
+        // Exact-commit kills must produce duplicates, or the test proves nothing.
+        #expect(duplicatesSeen > 0)
+        #expect(killed >= 6, "only \(killed) kills landed while the child was uploading")
+    }
+
+    // MARK: - Rounds
+
+    /// Runs the sync up in a child, kills it at `moment`, then runs it again to the end.
+    /// - Returns: whether the kill landed (the child was still running).
+    private func killAndResume(_ store: URL, org: CrashOrg, at moment: KillMoment) async throws -> Bool {
+        let arguments = ["resync", "up", "--store", store.path] + org.connectionArguments
+        let child = try msync.start(arguments, quietly: true)
+        let uploads = Atomic(0)
+        let pid = child.processIdentifier
+        org.simulator.setResponseObserver { request, _ in
+            guard request.path.contains("/composite/sobjects"), request.method != "GET" else { return }
+            guard uploads.add(1, ordering: .sequentiallyConsistent).newValue == moment.request else { return }
+            if moment.delayMicroseconds == 0 {
+                kill(pid, SIGKILL)
+            } else {
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(moment.delayMicroseconds)) {
+                    kill(pid, SIGKILL)
+                }
+            }
+        }
+        await Self.waitForExit(child)
+        org.simulator.setResponseObserver(nil)
+        let landed = child.terminationReason == .uncaughtSignal
+        let resumed = try msync.start(arguments, quietly: true)
+        await Self.waitForExit(resumed)
+        #expect(resumed.terminationStatus == 0, "the resumed sync up exited with \(resumed.terminationStatus)")
+        return landed
+    }
+
+    /// Waits without blocking a thread of the cooperative pool, which serves the simulator.
+    private static func waitForExit(_ process: Process) async {
+        while process.isRunning {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    // MARK: - Stores
+
+    /// A store with 1,000 records created locally and a sync up named `up` (collection target).
+    private func makeStore(externalIdField: String?) async throws -> URL {
+        let url = directory.appending("template")
+        let store = try reopen(url)
+        try store.soups.registerSoup(
+            Self.soup,
+            indexSpecs: [IndexSpec(path: "Id", type: .string), IndexSpec(path: "ExternalId__c", type: .string)])
+        let records: [JSONValue] = (1...Self.recordCount).map { number in
+            [
+                "attributes": ["type": "Account"], "Id": .string("local_\(number)"), "Name": .string("Crash \(number)"),
+                "ExternalId__c": .string("CRASH-\(number)"), "__local__": true, "__locally_created__": true,
+                "__locally_updated__": false, "__locally_deleted__": false,
+            ]
+        }
+        _ = try store.soups.create(Self.soup, records)
+        var target = SyncUpTargetDescriptor()
+        target.externalIdFieldName = externalIdField
+        let fields = externalIdField == nil ? ["Name"] : ["Name", "ExternalId__c"]
+        _ = try await SyncManager(store: store, client: nil, clock: SystemWallClock(), logger: .discarding)
+            .createSyncUp(
+                target: target, options: SyncOptions(mergeMode: .overwrite, fieldlist: fields), soupName: Self.soup,
+                name: "up")
+        return url
+    }
+
+    private func copy(_ template: URL, round: Int) throws -> URL {
+        let url = directory.appending("round-\(round)")
+        try FileManager.default.copyItem(at: template, to: url)
+        return url
+    }
+
+    private func reopen(_ url: URL) throws -> SyncStore {
+        try SyncStore(directory: url, clock: SystemWallClock(), logger: .discarding)
+    }
+
+    private func localRecords(_ url: URL) throws -> [JSONValue] {
+        try reopen(url).soups.query(QuerySpec.all(Self.soup, orderPath: "_soupEntryId", pageSize: Self.recordCount))
+    }
+
+    private func verifies(_ url: URL) throws -> Bool {
+        try reopen(url).journal.verify().isConsistent
+    }
+}
+
+/// The simulator serving the crash tests on loopback.
+private struct CrashOrg {
+    let simulator: SalesforceSimulator
+    let server: SimulatorServer
+
+    static func start() async throws -> CrashOrg {
+        let simulator = try SalesforceSimulator(
+            configuration: SalesforceSimulator.Configuration(accessToken: "crash-token"), logger: .discarding)
+        return CrashOrg(simulator: simulator, server: try await SimulatorServer.start(simulator, logger: .discarding))
+    }
+
+    var connectionArguments: [String] {
+        ["--instance-url", server.url.absoluteString, "--access-token", simulator.accessToken]
+    }
+
+    func stop() async {
+        await server.stop()
+    }
+}
