@@ -58,38 +58,23 @@ import Testing
 
     @Test func upsertsKilledAtTwentyFourMomentsEndWithExactlyOneServerRecordEach() async throws {
         defer { directory.remove() }
-        let org = try await CrashOrg.start()
-        let template = try await makeStore(externalIdField: "ExternalId__c")
-        var killed = 0
-        for (round, moment) in KillMoment.seeded(24, requests: 5, seed: 20_261_123).enumerated() {
-            org.simulator.reset()
-            let store = try copy(template, round: round)
-            killed += try await killAndResume(store, org: org, at: moment) ? 1 : 0
-
+        let killed = try await crashRounds(24, seed: 20_261_123, externalIdField: "ExternalId__c") {
+            store, org, round in
             let server = org.simulator.liveRecords(type: "Account")
-            #expect(server.count == Self.recordCount, "round \(round), \(moment): \(server.count) server records")
+            #expect(server.count == Self.recordCount, "\(round): \(server.count) server records")
             #expect(Set(server.compactMap { $0["ExternalId__c"]?.string }).count == Self.recordCount)
             let local = try localRecords(store)
-            #expect(local.allSatisfy { $0["__local__"] == false }, "round \(round), \(moment): dirty records remain")
+            #expect(local.allSatisfy { $0["__local__"] == false }, "\(round): dirty records remain")
             let serverIds = Set(server.compactMap { $0["Id"]?.string })
-            #expect(Set(local.compactMap { $0["Id"]?.string }) == serverIds, "round \(round), \(moment)")
-            #expect(try verifies(store), "round \(round), \(moment)")
+            #expect(Set(local.compactMap { $0["Id"]?.string }) == serverIds, "\(round)")
         }
-        await org.stop()
         #expect(killed >= 20, "only \(killed) kills landed while the child was uploading")
     }
 
     @Test func withoutAnExternalIdEveryPossibleDuplicateIsListedInTheSyncState() async throws {
         defer { directory.remove() }
-        let org = try await CrashOrg.start()
-        let template = try await makeStore(externalIdField: nil)
         var duplicatesSeen = 0
-        var killed = 0
-        for (round, moment) in KillMoment.seeded(8, requests: 5, seed: 7).enumerated() {
-            org.simulator.reset()
-            let store = try copy(template, round: round)
-            killed += try await killAndResume(store, org: org, at: moment) ? 1 : 0
-
+        let killed = try await crashRounds(8, seed: 7, externalIdField: nil) { store, org, round in
             let server = org.simulator.liveRecords(type: "Account")
             let copiesByName = Dictionary(grouping: server) { $0["Name"]?.string ?? "" }
             let duplicatedNames = Set(copiesByName.filter { $0.value.count > 1 }.keys)
@@ -98,18 +83,37 @@ import Testing
             let local = try localRecords(store)
             for record in local where duplicatedNames.contains(record["Name"]?.string ?? "") {
                 let entryId = record["_soupEntryId"]?.number?.int64Value ?? 0
-                #expect(listed.contains(entryId), "round \(round), \(moment): entry \(entryId) duplicated silently")
+                #expect(listed.contains(entryId), "\(round): entry \(entryId) duplicated silently")
             }
-            #expect(local.allSatisfy { $0["__local__"] == false }, "round \(round), \(moment): dirty records remain")
-            #expect(try verifies(store), "round \(round), \(moment)")
+            #expect(local.allSatisfy { $0["__local__"] == false }, "\(round): dirty records remain")
         }
-        await org.stop()
         // Exact-commit kills must produce duplicates, or the test proves nothing.
         #expect(duplicatesSeen > 0)
         #expect(killed >= 6, "only \(killed) kills landed while the child was uploading")
     }
 
     // MARK: - Rounds
+
+    /// Runs `count` rounds from one prepared store, each killed at a seeded moment and resumed;
+    /// `check` inspects each round's store and org, then `verify` must pass.
+    /// - Returns: how many kills landed while the child was still running.
+    private func crashRounds(
+        _ count: Int, seed: UInt64, externalIdField: String?,
+        check: (_ store: URL, _ org: CrashOrg, _ round: String) throws -> Void
+    ) async throws -> Int {
+        let org = try await CrashOrg.start()
+        let template = try await makeStore(externalIdField: externalIdField)
+        var killed = 0
+        for (round, moment) in KillMoment.seeded(count, requests: 5, seed: seed).enumerated() {
+            org.simulator.reset()
+            let store = try copy(template, round: round)
+            killed += try await killAndResume(store, org: org, at: moment) ? 1 : 0
+            try check(store, org, "round \(round), \(moment)")
+            #expect(try verifies(store), "round \(round), \(moment)")
+        }
+        await org.stop()
+        return killed
+    }
 
     /// Runs the sync up in a child, kills it at `moment`, then runs it again to the end.
     /// - Returns: whether the kill landed (the child was still running).

@@ -1,63 +1,48 @@
-// journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http|sync-up-http [COUNT]
+// journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+/// The numeric argument at `position` (1 = the first after the benchmark's name), if given.
+func count(_ position: Int) -> Int? {
+    arguments.count > position ? Int(arguments[position]) : nil
+}
+
+/// Runs a benchmark; a failure prints one line and exits 1.
+func runOrExit(_ body: () async throws -> Void) async {
+    do {
+        try await body()
+    } catch {
+        FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 switch arguments.first {
 case "append":
     var benchmark = AppendBenchmark()
-    if arguments.count > 1, let count = Int(arguments[1]) { benchmark.entryCount = count }
-    do {
-        try benchmark.run()
-    } catch {
-        FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
-        exit(1)
-    }
+    if let count = count(1) { benchmark.entryCount = count }
+    await runOrExit { try benchmark.run() }
 case "state-as-of":
     var benchmark = StateAsOfBenchmark()
-    if arguments.count > 1, let count = Int(arguments[1]) { benchmark.entryCount = count }
-    do {
-        try benchmark.run()
-    } catch {
-        FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
-        exit(1)
-    }
+    if let count = count(1) { benchmark.entryCount = count }
+    await runOrExit { try benchmark.run() }
 case "soup":
     var benchmark = SoupBenchmark()
-    if arguments.count > 1, let count = Int(arguments[1]) { benchmark.recordCount = count }
-    do {
-        try benchmark.run()
-    } catch {
-        FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
-        exit(1)
-    }
+    if let count = count(1) { benchmark.recordCount = count }
+    await runOrExit { try benchmark.run() }
 case "sync-down":
     var benchmark = SyncDownBenchmark()
-    if arguments.count > 1, let count = Int(arguments[1]) { benchmark.recordCount = count }
-    if arguments.count > 2, let count = Int(arguments[2]) { benchmark.largeSoupCount = count }
-    do {
-        try await benchmark.run()
-    } catch {
-        FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
-        exit(1)
-    }
+    if let count = count(1) { benchmark.recordCount = count }
+    if let count = count(2) { benchmark.largeSoupCount = count }
+    await runOrExit { try await benchmark.run() }
 case "sync-down-http":
     var benchmark = SyncDownHTTPBenchmark()
-    if arguments.count > 1, let count = Int(arguments[1]) { benchmark.recordCount = count }
-    do {
-        try await benchmark.run()
-    } catch {
-        FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
-        exit(1)
-    }
+    if let count = count(1) { benchmark.recordCount = count }
+    await runOrExit { try await benchmark.run() }
 case "sync-up-http":
     var benchmark = SyncUpHTTPBenchmark()
-    if arguments.count > 1, let count = Int(arguments[1]) { benchmark.recordCount = count }
-    do {
-        try await benchmark.run()
-    } catch {
-        FileHandle.standardError.write(Data("journal-benchmarks: \(error)\n".utf8))
-        exit(1)
-    }
+    if let count = count(1) { benchmark.recordCount = count }
+    await runOrExit { try await benchmark.run() }
 default:
     FileHandle.standardError.write(
         Data("usage: journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http|sync-up-http [COUNT]\n".utf8))
