@@ -1,4 +1,4 @@
-// journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
+// journal-benchmarks append|state-as-of|state-as-of-soups|soup|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -26,6 +26,11 @@ case "state-as-of":
     var benchmark = StateAsOfBenchmark()
     if let count = count(1) { benchmark.entryCount = count }
     await runOrExit { try benchmark.run() }
+case "state-as-of-soups":
+    var benchmark = StateAsOfSoupsBenchmark()
+    if let count = count(1) { benchmark.entryCount = count }
+    if let count = count(2) { benchmark.recordCount = count }
+    await runOrExit { try benchmark.run() }
 case "soup":
     var benchmark = SoupBenchmark()
     if let count = count(1) { benchmark.recordCount = count }
@@ -45,6 +50,8 @@ case "sync-up-http":
     await runOrExit { try await benchmark.run() }
 default:
     FileHandle.standardError.write(
-        Data("usage: journal-benchmarks append|state-as-of|soup|sync-down|sync-down-http|sync-up-http [COUNT]\n".utf8))
+        Data(
+            "usage: journal-benchmarks append|state-as-of|state-as-of-soups|soup|sync-down|sync-down-http|sync-up-http [COUNT]\n"
+                .utf8))
     exit(2)
 }

@@ -1,0 +1,78 @@
+import EventJournal
+import Foundation
+import Logging
+import MobileSync
+import Soups
+import SyncCore
+import SyncTesting
+
+/// What `journal-replay state --as-of` does, on a store with every real projection (soups,
+/// sync states, pending uploads): `entryCount` entries, of which the first create
+/// `recordCount` records (100 per entry) and the rest edit one random record each — a long
+/// offline session. Each query folds from the nearest checkpoint and describes every
+/// projection as JSON, as the tool prints it.
+struct StateAsOfSoupsBenchmark {
+    var entryCount = 1_000_000
+    var recordCount = 10_000
+    var queryCount = 20
+
+    func run() throws {
+        let directory = try TemporaryDirectory("bench-state-soups")
+        defer { directory.remove() }
+        var options = JournalOptions()
+        options.environment.mapSizeBytes = 16 << 30
+        options.environment.flushesOnCommit = false
+        let clock = ManualWallClock(tick: .milliseconds(1))
+        let store = try SyncStore(
+            directory: directory.appending("store"), clock: clock, idGenerator: IncrementingIDGenerator(),
+            options: options, logger: Logger.discarding)
+        try store.soups.registerSoup(
+            "accounts", indexSpecs: [IndexSpec(path: "Id", type: .string), IndexSpec(path: "Name", type: .string)])
+        let build = try ContinuousClock().measure {
+            for batch in stride(from: 0, to: recordCount, by: 100) {
+                _ = try store.soups.create(
+                    "accounts",
+                    (batch..<batch + 100).map { number in
+                        ["Id": .string("001\(number)"), "Name": .string("Account \(number)"), "__local__": false]
+                    })
+            }
+            var generator = SplitMix64(seed: 3)
+            while try store.journal.lastSequence() < UInt64(entryCount) {
+                let entryId = Int64.random(in: 1...Int64(recordCount), using: &generator)
+                _ = try store.soups.updateLocally(
+                    "accounts", entryId: entryId, changes: ["Name": .string("Edit \(generator.next() % 1000)")])
+            }
+        }
+        print("state as of a sequence: \(entryCount) entries (\(recordCount) records, then one edit per entry)")
+        print("journal built in \(build)")
+        let journal = store.journal
+        let last = try journal.lastSequence()
+        let clockNow = ContinuousClock()
+        var size = 0
+        let first = try clockNow.measure { size = try describe(journal, asOf: last) }
+        print("first call (folds everything, writes checkpoints): \(first), \(size) bytes of JSON")
+        var generator = SplitMix64(seed: 5)
+        var latencies = LatencySample()
+        for _ in 0..<queryCount {
+            let sequence = UInt64.random(in: 1...last, using: &generator)
+            latencies.record(try clockNow.measure { _ = try describe(journal, asOf: sequence) })
+        }
+        print(
+            "\(queryCount) random sequences afterwards: \(latencies.summary), "
+                + "max \(String(format: "%.0f", latencies.percentile(1))) µs")
+    }
+
+    /// The tool's work: fold, then describe every projection as one JSON document.
+    private func describe(_ journal: Journal, asOf sequence: UInt64) throws -> Int {
+        try journal.withState(asOf: sequence) { state, folded in
+            var projections: [String: JSONValue] = [:]
+            for projection in journal.projections {
+                projections[projection.name] = try projection.describeState(in: state, filter: [:])
+            }
+            let document: JSONValue = [
+                "asOf": .number(JSONNumber(Int64(folded))), "projections": .object(projections),
+            ]
+            return document.serialized().count
+        }
+    }
+}
