@@ -5,6 +5,12 @@ import LMDBStore
 // nearest checkpoint at or below S instead of from entry 1. docs/architecture.md ("Reading
 // the past") explains the design.
 extension Journal {
+    /// Where ``withState(asOf:checkpointDirectory:checkpointInterval:_:)`` keeps checkpoints
+    /// unless told otherwise: `checkpoints/` inside the store.
+    public var defaultCheckpointDirectory: URL {
+        environment.directory.appendingPathComponent("checkpoints")
+    }
+
     /// How often ``withState(asOf:checkpointDirectory:checkpointInterval:_:)`` keeps a checkpoint.
     public static let checkpointIntervalDefault: UInt64 = 50_000
 
@@ -27,7 +33,7 @@ extension Journal {
         _ body: (_ state: ProjectionContext, _ sequence: UInt64) throws -> T
     ) throws -> T {
         let checkpoints = CheckpointStore(
-            directory: checkpointDirectory ?? environment.directory.appendingPathComponent("checkpoints"),
+            directory: checkpointDirectory ?? defaultCheckpointDirectory,
             signature: projectionSignature)
         let scratch = Self.scratchDirectoryURL()
         defer { try? FileManager.default.removeItem(at: scratch) }

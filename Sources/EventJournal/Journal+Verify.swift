@@ -9,13 +9,21 @@ extension Journal {
     /// into fresh projections in a scratch environment, and compares every projection
     /// database and the kind counts key by key with the stored state. Everything is read from
     /// one snapshot, so appends may continue meanwhile.
-    /// - Parameter scratchDirectory: where to build the scratch environment; a new directory in
-    ///   the system's temporary directory by default. It is removed afterwards.
+    /// - Parameters:
+    ///   - scratchDirectory: where to build the scratch environment; a new directory in the
+    ///     system's temporary directory by default. It is removed afterwards.
+    ///   - checkpointDirectory: when given, the fold also leaves the checkpoints that
+    ///     ``withState(asOf:checkpointDirectory:checkpointInterval:_:)`` reads there, so that
+    ///     every later question about the past folds at most one interval of entries.
+    ///   - checkpointInterval: the checkpoints' spacing, as in `withState`.
+    ///   - progress: called with (entries folded, entries to fold) as the fold advances.
     /// - Returns: the first divergent key of each database that differs.
     /// - Throws: ``JournalError/Code/corruptEntry`` or ``JournalError/Code/gap`` for a damaged
     ///   journal, naming the sequence.
     public func verify(
-        scratchDirectory: URL? = nil, progress: ((_ folded: UInt64, _ total: UInt64) -> Void)? = nil
+        scratchDirectory: URL? = nil, checkpointDirectory: URL? = nil,
+        checkpointInterval: UInt64 = Journal.checkpointIntervalDefault,
+        progress: ((_ folded: UInt64, _ total: UInt64) -> Void)? = nil
     ) throws -> VerificationReport {
         let scratch = scratchDirectory ?? Self.scratchDirectoryURL()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -26,7 +34,16 @@ extension Journal {
             let destination = try Environment(directory: scratch, options: scratchOptions)
             return try read { reader in
                 let last = try reader.lastSequence
-                let folded = try fold(from: reader, upTo: last, into: destination, progress: progress)
+                let checkpoints = checkpointDirectory.map {
+                    CheckpointStore(directory: $0, signature: projectionSignature)
+                }
+                let folded = try fold(
+                    from: reader, upTo: last, into: destination,
+                    boundary: checkpoints == nil ? nil : checkpointInterval,
+                    reachedBoundary: { boundary in
+                        try checkpoints?.save(
+                            destination, at: boundary, checksum: try Self.checksum(of: boundary, reader))
+                    }, progress: progress)
                 var divergences: [VerificationReport.Divergence] = []
                 try destination.read { rebuilt in
                     for name in projectionDatabases.keys.sorted() {

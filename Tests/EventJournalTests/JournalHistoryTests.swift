@@ -58,6 +58,19 @@ import Testing
         #expect(try counts(journal, asOf: 333, checkpoints: checkpoints) == expectedCounts(asOf: 333))
     }
 
+    @Test func verifyLeavesTheCheckpointsSoTheFirstQuestionIsAlreadyCheap() throws {
+        let fixture = try JournalFixture()
+        defer { fixture.directory.remove() }
+        let journal = try makeJournal(fixture)
+        let checkpoints = fixture.directory.appending("checkpoints")
+        #expect(try journal.verify(checkpointDirectory: checkpoints, checkpointInterval: 100).isConsistent)
+        let names = try FileManager.default.contentsOfDirectory(atPath: checkpoints.path)
+        #expect(names.compactMap { Int($0) }.sorted() == Array(stride(from: 100, through: 1000, by: 100)))
+        #expect(try counts(journal, asOf: 777, checkpoints: checkpoints) == expectedCounts(asOf: 777))
+        #expect(try journal.verify().isConsistent)  // without a directory it writes none
+        #expect(try FileManager.default.contentsOfDirectory(atPath: checkpoints.path).count == names.count)
+    }
+
     @Test func aCheckpointThatNoLongerMatchesTheJournalIsDiscarded() throws {
         let fixture = try JournalFixture()
         defer { fixture.directory.remove() }

@@ -30,6 +30,7 @@ case "state-as-of-soups":
     var benchmark = StateAsOfSoupsBenchmark()
     if let count = count(1) { benchmark.entryCount = count }
     if let count = count(2) { benchmark.recordCount = count }
+    benchmark.verifiesFirst = !arguments.contains("--cold")
     await runOrExit { try benchmark.run() }
 case "soup":
     var benchmark = SoupBenchmark()
