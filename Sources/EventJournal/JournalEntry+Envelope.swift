@@ -31,7 +31,7 @@ extension JournalEntry {
         guard draft.payload.count <= payloadSizeMaxBytes else {
             throw JournalError(.invalidEntry, "payload of \(draft.payload.count) bytes exceeds \(payloadSizeMaxBytes)")
         }
-        if draft.payloadFormat == .json {
+        if draft.payloadFormat == .json, !draft.isSerializedJSON {
             do {
                 _ = try JSONValue(parsing: draft.payload)
             } catch {

@@ -123,6 +123,10 @@ extension JournalEntry {
         public var payload: [UInt8]
         /// Whether the payload is JSON.
         public var payloadFormat: PayloadFormat
+        /// Bytes this package serialized from a `JSONValue`: while `payload` is still exactly
+        /// these bytes, appending skips parsing them again to check that they are JSON (a page
+        /// of 2,000 records is megabytes). Not part of the draft's identity.
+        private var serializedJSON: [UInt8]?
 
         /// Creates a draft with opaque or JSON payload bytes.
         public init(
@@ -138,8 +142,36 @@ extension JournalEntry {
 
         /// Creates a draft whose payload is `json`, serialized deterministically.
         public init(kind: Kind, timestamp: WallTime? = nil, header: [String: HeaderValue] = [:], json: JSONValue) {
-            self.init(
-                kind: kind, timestamp: timestamp, header: header, payload: json.serialized(), payloadFormat: .json)
+            self.init(kind: kind, timestamp: timestamp, header: header, serializedJSON: json.serialized())
+        }
+
+        /// Creates a draft whose JSON payload the caller built from `JSONValue` serializations,
+        /// so it is JSON by construction. Only this package's modules may vouch for that.
+        package init(
+            kind: Kind, timestamp: WallTime? = nil, header: [String: HeaderValue] = [:], serializedJSON: [UInt8]
+        ) {
+            self.init(kind: kind, timestamp: timestamp, header: header, payload: serializedJSON, payloadFormat: .json)
+            self.serializedJSON = serializedJSON
+        }
+
+        /// Whether the payload is still the serialization the draft was made from. `Array`'s
+        /// `==` answers in O(1) when both share one buffer, which they do unless `payload`
+        /// was replaced.
+        var isSerializedJSON: Bool {
+            payloadFormat == .json && serializedJSON.map { $0 == payload } == true
+        }
+
+        public static func == (left: Draft, right: Draft) -> Bool {
+            left.kind == right.kind && left.timestamp == right.timestamp && left.header == right.header
+                && left.payload == right.payload && left.payloadFormat == right.payloadFormat
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(timestamp)
+            hasher.combine(header)
+            hasher.combine(payload)
+            hasher.combine(payloadFormat)
         }
     }
 

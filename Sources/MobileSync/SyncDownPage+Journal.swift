@@ -5,16 +5,23 @@ extension SyncDownPage {
     /// The entry to append: kind `sync.down.page`, the bookkeeping in typed header fields, the
     /// records as the JSON payload, unchanged.
     public var journalDraft: JournalEntry.Draft {
-        JournalEntry.Draft(
-            kind: .syncDownPageFetched,
-            header: [
-                SyncHeader.syncId: .integer(syncId), SyncHeader.soup: .string(soupName),
-                SyncHeader.page: .integer(pageNumber), SyncHeader.totalSize: .integer(totalSize),
-                SyncHeader.maxTimeStamp: .integer(maxTimeStamp),
-                SyncHeader.advancesWatermark: .bool(advancesWatermark),
-                SyncHeader.idFieldName: .string(idFieldName), SyncHeader.mergeMode: .string(mergeMode.rawValue),
-            ],
-            payload: records, payloadFormat: .json)
+        JournalEntry.Draft(kind: .syncDownPageFetched, header: journalHeader, payload: records, payloadFormat: .json)
+    }
+
+    /// ``journalDraft`` for a page whose `records` the engine serialized from parsed values:
+    /// the journal need not parse megabytes again to check they are JSON.
+    var serializedJournalDraft: JournalEntry.Draft {
+        JournalEntry.Draft(kind: .syncDownPageFetched, header: journalHeader, serializedJSON: records)
+    }
+
+    private var journalHeader: [String: JournalEntry.HeaderValue] {
+        [
+            SyncHeader.syncId: .integer(syncId), SyncHeader.soup: .string(soupName),
+            SyncHeader.page: .integer(pageNumber), SyncHeader.totalSize: .integer(totalSize),
+            SyncHeader.maxTimeStamp: .integer(maxTimeStamp),
+            SyncHeader.advancesWatermark: .bool(advancesWatermark),
+            SyncHeader.idFieldName: .string(idFieldName), SyncHeader.mergeMode: .string(mergeMode.rawValue),
+        ]
     }
 
     /// Reads a page back from its entry.

@@ -145,7 +145,7 @@ extension SyncManager {
                         of: batch, fieldName: target.modificationDateFieldName),
                     advancesWatermark: target.isSortedByModificationDate, idFieldName: target.idFieldName,
                     mergeMode: run.state.options.mergeMode)
-                try store.journal.append(page.journalDraft)
+                try store.journal.append(page.serializedJournalDraft)
                 for state in run.apply(page, fetchedCount: batch.count) { report(state, onUpdate) }
                 pageNumber += 1
                 records = try await target.continueFetch(context)

@@ -182,8 +182,7 @@ extension SoupStore {
                 sequence: writer.nextSequence, payload: payload, value: value, recordBytes: recordBytes))
         try writer.append(
             JournalEntry.Draft(
-                kind: SoupEntryKind.saved.kind, header: ["soup": .string(catalog.name)], payload: payload,
-                payloadFormat: .json))
+                kind: SoupEntryKind.saved.kind, header: ["soup": .string(catalog.name)], serializedJSON: payload))
     }
 
     func checkBatch(_ count: Int) throws {
