@@ -28,20 +28,24 @@ import Testing
     func recordedSessionReplaysIdenticallyInBothModes(path: String) async throws {
         let mode = try #require(Self.recordMode, "JOURNALS_RECORD must be never, missing or all")
         let directory = Self.journals.appendingPathComponent(path)
-        if let scenario = SessionCatalog.named(path),
-            mode == .all || (mode == .missing && !FileManager.default.fileExists(atPath: directory.path))
-        {
+        if let scenario = SessionCatalog.named(path), mode == .all || (mode == .missing && Self.lacksAFile(directory)) {
             try await RecordedSession.record(scenario, into: directory)
         }
         let report = try await RecordedSession(directory: directory).replay()
         #expect(report.entryCount > 0)
     }
 
-    @Test func theCorpusHasEveryCatalogueCaseAndAtLeastTwelve() {
+    static func lacksAFile(_ directory: URL) -> Bool {
+        SessionFiles.all.contains { !FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+    }
+
+    @Test func theCorpusHasEveryCatalogueCaseAndAtLeastTwelve() throws {
+        let readme = try String(contentsOf: Self.journals.appendingPathComponent("README.md"), encoding: .utf8)
         let found = Set(RecordedSession.casePaths(in: Self.journals))
         #expect(SessionCatalog.all.count >= 12)
         for scenario in SessionCatalog.all {
             #expect(found.contains(scenario.path), "\(scenario.path) is not recorded: run JOURNALS_RECORD=missing")
+            #expect(readme.contains("`\(scenario.path)`"), "Journals/README.md does not list \(scenario.path)")
         }
     }
 

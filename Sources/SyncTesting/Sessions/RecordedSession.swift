@@ -143,7 +143,7 @@ public struct RecordedSession: Sendable {
         let url = directory.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw SessionReplayError(
-                .missingFile, "\(directory.path) has no \(name); record it with JOURNALS_RECORD=missing")
+                .missingFile, "\(directory.path) has no \(name); record the case with JOURNALS_RECORD=missing")
         }
         return url
     }
