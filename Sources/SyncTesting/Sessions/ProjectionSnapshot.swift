@@ -113,13 +113,22 @@ public struct ProjectionSnapshot: Codable, Hashable, Sendable {
         return databases == expected.databases ? nil : "the databases are listed in a different order"
     }
 
+    /// Up to 30 bytes either side of `offset`, so the difference shows even in a long record.
+    private static func excerpt(_ bytes: [UInt8], at offset: Int) -> String {
+        let slice = bytes[min(bytes.count, max(0, offset - 30))..<min(bytes.count, offset + 30)]
+        return "\"…" + String(decoding: slice, as: UTF8.self) + "…\""
+    }
+
     private static func describe(
         database: String, actual: Entry?, expected: Entry?, laterExpected: ArraySlice<Entry>
     ) -> String {
         switch (actual, expected) {
         case (let actual?, let expected?) where actual.keyDescription == expected.keyDescription:
-            return "projection \(database) key \(actual.keyDescription): replayed \(actual.valueDescription), "
-                + "expected \(expected.valueDescription)"
+            let replayed = Array(actual.valueText.utf8)
+            let wanted = Array(expected.valueText.utf8)
+            let offset = zip(replayed, wanted).prefix { $0 == $1 }.count
+            return "projection \(database) key \(actual.keyDescription) differs at byte \(offset) of its value: "
+                + "replayed \(Self.excerpt(replayed, at: offset)), expected \(Self.excerpt(wanted, at: offset))"
         case (let actual?, let expected?):
             // Entries are in key order: a replayed key found further on means the expected one is missing.
             if laterExpected.contains(where: { $0.keyDescription == actual.keyDescription }) {
@@ -154,9 +163,9 @@ extension ProjectionSnapshot.Entry {
         key.map { "\"\($0)\"" } ?? "0x" + (keyHex ?? "")
     }
 
-    var valueDescription: String {
-        let text = value ?? "base64:" + (valueBase64 ?? "")
-        return text.count > 120 ? String(text.prefix(120)) + "…" : text
+    /// The value as written in the file, base64 marked as such.
+    var valueText: String {
+        value ?? "base64:" + (valueBase64 ?? "")
     }
 
     /// The bytes as text when they are UTF-8 without control characters.

@@ -126,7 +126,7 @@ extension RecordedExchange {
     ///
     /// Token requests are forms (`grant_type=refresh_token&refresh_token=…`) and their answers
     /// JSON objects (`{"access_token": …}`); both shapes are handled.
-    static func redactedBody(_ body: [UInt8], path: String) -> [UInt8] {
+    public static func redactedBody(_ body: [UInt8], path: String) -> [UInt8] {
         guard path.contains("/oauth2/") else { return body }
         if case .object(var members)? = try? JSONValue(parsing: body) {
             for name in tokenFields where members[name] != nil { members[name] = .string(redacted) }
