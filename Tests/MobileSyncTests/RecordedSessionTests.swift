@@ -49,16 +49,22 @@ import Testing
         }
     }
 
-    @Test func changingOneByteOfAnyRecordedFileFailsTheReplay() async throws {
+    /// Flips one bit of one byte at a time — the first, the last before the final line break, and
+    /// six seeded offsets — in each of the case's files, and expects every replay to fail.
+    @Test(arguments: ["sync-up/collection", "faults/token-refresh"])
+    func changingOneByteOfAnyRecordedFileFailsTheReplay(path: String) async throws {
         let copy = try TemporaryDirectory("session-flip")
         defer { copy.remove() }
         let directory = copy.appending("case")
-        try FileManager.default.copyItem(at: Self.journals.appendingPathComponent("sync-up/collection"), to: directory)
+        try FileManager.default.copyItem(at: Self.journals.appendingPathComponent(path), to: directory)
         try await RecordedSession(directory: directory).replay()
+        var random = SplitMix64(seed: 8)
         for name in SessionFiles.all {
             let url = directory.appendingPathComponent(name)
             let original = try Data(contentsOf: url)
-            for offset in [0, original.count / 4, original.count / 2, original.count * 3 / 4, original.count - 2] {
+            let offsets =
+                [0, original.count - 2] + (0..<6).map { _ in Int.random(in: 0..<original.count, using: &random) }
+            for offset in offsets {
                 var changed = original
                 changed[offset] ^= 0x01
                 try changed.write(to: url)

@@ -24,6 +24,7 @@ public final class RecordingTransport: HTTPTransport {
         recorded.withLock { $0 }
     }
 
+    /// Sends `request` through the wrapped transport and records it with its answer or failure.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let recordedRequest = RecordedExchange.Request(request)
         do {

@@ -32,6 +32,10 @@ public final class ReplayTransport: HTTPTransport {
         state.withLock { $0.next }
     }
 
+    /// Answers `request` with the next recorded exchange when it is the recorded request.
+    ///
+    /// - Throws: the recorded ``TransportFailure`` for a request that got no answer, or the
+    ///   ``SessionReplayError`` of the first divergence.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let live = RecordedExchange.Request(request)
         let exchange = try state.withLock { state throws(SessionReplayError) -> RecordedExchange in

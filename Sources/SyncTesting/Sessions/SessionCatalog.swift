@@ -1,3 +1,4 @@
+import MobileSync
 import SalesforceSimulator
 
 /// The recorded sessions under `Journals/`, defined as scenarios so they can be recorded again.
@@ -8,7 +9,18 @@ import SalesforceSimulator
 public enum SessionCatalog {
     static let soup = "accounts"
     static let indexes = ["Id:string", "Name:string"]
-    static let query = "SELECT Id, Name FROM Account"
+    static let query = normalizedQuery("SELECT Id, Name FROM Account")
+
+    /// `query` as the engine rewrites it for a sync down, which is how `operations.json` holds it.
+    ///
+    /// - Returns: the normalized query, or `query` itself when it cannot be parsed (the run then
+    ///   fails and says why).
+    public static func normalizedQuery(_ query: String) -> String {
+        guard let target = try? SyncDownTargetDescriptor(.soql(query: query)),
+            case .soql(let normalized, _) = target.kind
+        else { return query }
+        return normalized
+    }
 
     /// Every case, in the order of `Journals/README.md`.
     public static var all: [SessionCase] {
@@ -53,7 +65,7 @@ public enum SessionCatalog {
                 accounts: SessionCase.accounts(4, extra: [0: ["BillingCity": "Paris"], 1: ["BillingCity": "Paris"]]),
                 script: SessionScript(operations: [
                     register, down("all"),
-                    down("paris", query: query + " WHERE BillingCity = 'Paris'"),
+                    down("paris", query: normalizedQuery("SELECT Id, Name FROM Account WHERE BillingCity = 'Paris'")),
                     .deleteOnServer(type: "Account", id: SessionCase.accountId(0)),
                     .deleteOnServer(type: "Account", id: SessionCase.accountId(3)),
                     .cleanGhosts(name: "paris"), .cleanGhosts(name: "all"),

@@ -45,13 +45,3 @@ public enum SessionOperation: Codable, Hashable, Sendable {
     /// Simulates a crash: the manager and the store are dropped and the store reopened.
     case reopenStore
 }
-
-/// The built-in sync-up targets a session can use.
-public enum SessionSyncUpTarget: String, Codable, Hashable, Sendable, CaseIterable {
-    /// One REST call per record.
-    case singleRecord
-    /// Composite batch requests, up to 25 records each.
-    case batch
-    /// sObject Collections, up to 200 records each.
-    case collection
-}

@@ -99,8 +99,7 @@ public final class SessionRunner {
             try await control(operation)
         case .syncDown(let name, let soup, let query, let batchSize, let mergeMode, let stopAfterFirstPage):
             let manager = try openManager()
-            let target = try SyncDownTargetDescriptor(
-                .soql(query: query, maxBatchSize: batchSize ?? SyncDownTargetDescriptor.soqlBatchSizeDefault))
+            let target = try Self.soqlTarget(query, batchSize: batchSize)
             try await manager.syncDown(
                 target: target, options: SyncOptions(mergeMode: try Self.mergeMode(mergeMode)), soupName: soup,
                 name: name,
@@ -193,6 +192,23 @@ public final class SessionRunner {
             throw SessionReplayError(.operationFailed, "no record of soup \(soup) has \(field) = \(value)")
         }
         return entryId
+    }
+
+    /// The SOQL target of `query`, which must already be in the form the engine normalizes
+    /// queries to (``SessionCatalog/normalizedQuery(_:)``).
+    ///
+    /// The engine rewrites a query (keywords lower-cased, the id and date fields added, ordered
+    /// by date), so a query that is not normalized could change — in letter case, say — without
+    /// changing any request or entry, and a changed `operations.json` would replay as if intact.
+    private static func soqlTarget(_ query: String, batchSize: Int?) throws -> SyncDownTargetDescriptor {
+        let target = try SyncDownTargetDescriptor(
+            .soql(query: query, maxBatchSize: batchSize ?? SyncDownTargetDescriptor.soqlBatchSizeDefault))
+        guard case .soql(let normalized, _) = target.kind, normalized == query else {
+            throw SessionReplayError(
+                .malformedFile,
+                "the query \"\(query)\" is not in normalized form; it must be written as the engine sends it")
+        }
+        return target
     }
 
     private static func indexSpec(_ text: String) throws -> IndexSpec {
