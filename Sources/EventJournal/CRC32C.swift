@@ -2,8 +2,9 @@
 ///
 /// Castagnoli's polynomial detects more error patterns than the classic CRC-32 for the sizes
 /// we store; slicing-by-8 processes eight bytes per step, which keeps checksumming a small
-/// share of append time.
-enum CRC32C {
+/// share of append time. Package-visible so recorded sessions (SyncTesting) checksum their
+/// exchange lines the way the journal export does.
+package enum CRC32C {
     private static let polynomial: UInt32 = 0x82F6_3B78  // reflected 0x1EDC6F41
 
     private static let tables: [[UInt32]] = {
@@ -59,7 +60,7 @@ enum CRC32C {
         return crc ^ 0xFFFF_FFFF
     }
 
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0) }
     }
 }

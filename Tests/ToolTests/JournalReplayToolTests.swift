@@ -151,12 +151,51 @@ import Testing
         #expect(output.status == 0, "\(output.standardError)")
         #expect(try JSONValue(parsing: output.standardOutput)["asOf"]?.number?.int64Value == 12)
     }
+}
 
-    @Test(arguments: [["replay-session", "Journals/x"]])
-    func commandsOfLaterIssuesSayPlainlyTheyAreNotAvailable(arguments: [String]) throws {
-        let output = try BuiltProduct("journal-replay").run(arguments)
-        #expect(output.status == 2)
-        #expect(output.standardError.contains("not available yet"))
+/// `journal-replay replay-session` over the recorded sessions in `Journals/`.
+@Suite struct JournalReplaySessionToolTests {
+    static let journals = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Journals")
+
+    @Test func aRecordedSessionReplaysInBothModes() throws {
+        let path = Self.journals.appendingPathComponent("sync-down/resync").path
+        let output = try BuiltProduct("journal-replay").run(["replay-session", path])
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.standardOutput.contains("ok: \(path): 4 requests and 8 journal entries replayed"))
+        #expect(output.standardError.isEmpty)
+    }
+
+    @Test func aChangedExpectedProjectionExitsOneNamingTheKey() throws {
+        let directory = try TemporaryDirectory("tool-session")
+        defer { directory.remove() }
+        let copy = directory.appending("case")
+        try FileManager.default.copyItem(at: Self.journals.appendingPathComponent("sync-down/initial"), to: copy)
+        let file = copy.appendingPathComponent("expected-projections.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "Account 002", with: "Account 00X").write(
+            to: file, atomically: true, encoding: .utf8)
+        let output = try BuiltProduct("journal-replay").run(["replay-session", copy.path])
+        #expect(output.status == 1)
+        #expect(output.standardError.split(separator: "\n").count == 1, "\(output.standardError)")
+        #expect(output.standardError.contains("replay differs: projection replay: projection soups."))
+        #expect(!output.wasKilled)
+    }
+
+    @Test func aMissingDirectoryOrAMalformedFileExitsTwoWithOneLine() throws {
+        let directory = try TemporaryDirectory("tool-session")
+        defer { directory.remove() }
+        let missing = try BuiltProduct("journal-replay").run(["replay-session", directory.appending("absent").path])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.split(separator: "\n").count == 1, "\(missing.standardError)")
+        #expect(missing.standardError.contains("no session directory"))
+        let copy = directory.appending("case")
+        try FileManager.default.copyItem(at: Self.journals.appendingPathComponent("sync-down/initial"), to: copy)
+        try Data("{not json\n".utf8).write(to: copy.appendingPathComponent("exchanges.jsonl"))
+        let malformed = try BuiltProduct("journal-replay").run(["replay-session", copy.path])
+        #expect(malformed.status == 2)
+        #expect(malformed.standardError.split(separator: "\n").count == 1, "\(malformed.standardError)")
+        #expect(malformed.standardError.contains("exchanges.jsonl line 1"))
     }
 }
 

@@ -1,0 +1,72 @@
+import SalesforceAPI
+import SalesforceSimulator
+import SyncCore
+
+/// A scenario that can be recorded into `Journals/<area>/<name>/`: the org the simulator
+/// starts with and the script the app runs against it.
+///
+/// Cases are defined in Swift (``SessionCatalog``) so that recording can regenerate them; a
+/// replay reads only the files.
+public struct SessionCase: Sendable {
+    /// The folder under `Journals/`, such as `sync-down`.
+    public var area: String
+    /// The case's folder name, such as `paging`.
+    public var name: String
+    /// One sentence saying what the session shows.
+    public var summary: String
+    /// The Accounts the simulator starts with (field name → value).
+    public var accounts: [[String: String]]
+    /// What the app does.
+    public var script: SessionScript
+
+    /// The seed of the simulator (tokens, faults drawn by rate).
+    public static let simulatorSeed: UInt64 = 42
+    /// Where initial modification dates start: 2023-01-01T00:00:00Z, one second apart, before
+    /// the simulator's own writes (its logical clock starts in 2024).
+    static let firstModifiedMilliseconds: Int64 = 1_672_531_200_000
+
+    /// Creates a case.
+    public init(area: String, name: String, summary: String, accounts: [[String: String]], script: SessionScript) {
+        self.area = area
+        self.name = name
+        self.summary = summary
+        self.accounts = accounts
+        self.script = script
+    }
+
+    /// `area/name`: the case's directory relative to `Journals/`.
+    public var path: String {
+        "\(area)/\(name)"
+    }
+
+    /// A simulator holding the case's org, with the tokens the session's client uses.
+    func makeSimulator() throws -> SalesforceSimulator {
+        let records = accounts.map { fields -> (type: String, fields: [String: JSONValue]) in
+            (type: "Account", fields: fields.mapValues(JSONValue.string))
+        }
+        return try SalesforceSimulator(
+            configuration: SalesforceSimulator.Configuration(
+                data: SimulatorData(records: records), accessToken: SessionRunner.accessToken,
+                refreshToken: SessionRunner.refreshToken, seed: Self.simulatorSeed),
+            sleepClock: ImmediateClock(), logger: .discarding)
+    }
+
+    /// The id of the `number`th initial Account (from 0), as the simulator mints it.
+    public static func accountId(_ number: Int) -> String {
+        SalesforceID(keyPrefix: "001", counter: UInt64(number + 1)).rawValue
+    }
+
+    /// `count` Accounts named `Account 000`, `Account 001`, … with ids from ``accountId(_:)``
+    /// and modification dates one second apart; `extra` adds fields to some of them.
+    public static func accounts(_ count: Int, extra: [Int: [String: String]] = [:]) -> [[String: String]] {
+        (0..<count).map { number in
+            var fields = [
+                "Id": accountId(number), "Name": "Account " + String(String(number + 1000).dropFirst()),
+                "LastModifiedDate": WallTime(millisecondsSinceEpoch: firstModifiedMilliseconds + Int64(number) * 1000)
+                    .salesforceFormat,
+            ]
+            fields.merge(extra[number] ?? [:]) { _, new in new }
+            return fields
+        }
+    }
+}
