@@ -1,5 +1,6 @@
 import EventJournal
 import Logging
+import Soups
 import SyncCore
 import Synchronization
 
@@ -145,7 +146,7 @@ extension SyncManager {
                         of: batch, fieldName: target.modificationDateFieldName),
                     advancesWatermark: target.isSortedByModificationDate, idFieldName: target.idFieldName,
                     mergeMode: run.state.options.mergeMode)
-                try store.journal.append(page.serializedJournalDraft)
+                try store.soups.appendFetchedPage(page.serializedJournalDraft, records: batch)
                 for state in run.apply(page, fetchedCount: batch.count) { report(state, onUpdate) }
                 pageNumber += 1
                 records = try await target.continueFetch(context)

@@ -58,7 +58,8 @@ extension SoupProjection {
         guard mode == ServerEntry.leaveIfChanged || mode == ServerEntry.overwrite else {
             throw SoupError(.storage, "entry \(entry.sequence) has an unknown merge mode '\(mode)'")
         }
-        guard let records = try entry.jsonPayload().array else {
+        let handed = pageHandoff.take(sequence: entry.sequence, payload: entry.payload)
+        guard let records = try (handed ?? entry.jsonPayload()).array else {
             throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
         }
         var finder = try LocalRecordFinder(

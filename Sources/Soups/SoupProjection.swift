@@ -24,6 +24,8 @@ public struct SoupProjection: Projection {
     }
     /// Where the store leaves the records of the `soup.saved` entry it is appending.
     let handoff = SavedRecordsHandoff()
+    /// Where a store appending a fetched page leaves its parsed records.
+    let pageHandoff = ParsedPayloadHandoff()
     /// Decoded catalog entries, shared by the fold and the stores on this projection.
     let catalogCache = CatalogCache()
 

@@ -23,6 +23,8 @@ public final class SoupStore: Sendable {
     let idGenerator: any IDGenerator
     /// The soup projection's hand-over point for the records of the saves this store appends.
     let handoff: SavedRecordsHandoff
+    /// The soup projection's hand-over point for the records of fetched pages.
+    let pageHandoff: ParsedPayloadHandoff
     /// The soup projection's decoded catalog entries.
     let catalogCache: CatalogCache
 
@@ -48,6 +50,7 @@ public final class SoupStore: Sendable {
         }
         self.journal = journal
         handoff = projection.handoff
+        pageHandoff = projection.pageHandoff
         catalogCache = projection.catalogCache
         self.clock = clock
         self.idGenerator = idGenerator

@@ -79,6 +79,31 @@ import Testing
         }
     }
 
+    @Test func aPageHandedOverParsedFoldsExactlyLikeOneParsedFromTheJournal() throws {
+        let records: [JSONValue] = [
+            ["Id": "001A", "Name": "Server", "Amount": 12.50, "Tags": ["a", "é"]], ["Id": "001B", "Name": nil],
+        ]
+        var page = Self.page("", mode: .leaveIfChanged)
+        page.records = JSONValue.array(records).serialized()
+        var folded: [[JSONValue]] = []
+        for handsOver in [true, false] {
+            try Self.withStore(indexed: true) { store in
+                let local = try store.soups.create(Self.soup, ["Id": "001A", "Name": "Old"])
+                _ = try store.soups.updateLocally(
+                    Self.soup, entryId: try #require(local["_soupEntryId"]?.number?.int64Value),
+                    changes: ["Name": "Edited"])
+                if handsOver {
+                    try store.soups.appendFetchedPage(page.journalDraft, records: records)
+                } else {
+                    try store.journal.append(page.journalDraft)
+                }
+                folded.append(try Self.all(store))
+            }
+        }
+        #expect(folded[0] == folded[1])
+        #expect(folded[0].map { $0["Name"] } == ["Edited", .null])
+    }
+
     @Test func aPageForAnUnknownSoupIsRefusedAndNothingIsAppended() throws {
         try Self.withStore(indexed: true) { store in
             var page = Self.page(#"[{"Id":"001A"}]"#, mode: .overwrite)
