@@ -23,9 +23,9 @@ public struct SoupProjection: Projection {
         SoupDatabases.names
     }
     /// Where the store leaves the records of the `soup.saved` entry it is appending.
-    let handoff = SavedRecordsHandoff()
+    let handoff = EntryHandoff<SavedRecords>()
     /// Where a store appending a fetched page leaves its parsed records.
-    let pageHandoff = ParsedPayloadHandoff()
+    let pageHandoff = EntryHandoff<JSONValue>()
     /// Decoded catalog entries, shared by the fold and the stores on this projection.
     let catalogCache = CatalogCache()
 
@@ -45,7 +45,7 @@ public struct SoupProjection: Projection {
         let state = SoupState(
             transaction: context.transaction, databases: SoupDatabases(context.database), catalogCache: catalogCache)
         // A store appending a save hands over the records it has just serialized (see
-        // SavedRecordsHandoff); everything else parses the payload.
+        // EntryHandoff); everything else parses the payload.
         let handed = kind == .saved ? handoff.take(sequence: entry.sequence, payload: entry.payload) : nil
         let payload = try handed?.value ?? entry.jsonPayload()
         guard let soupName = payload["soup"]?.string else {

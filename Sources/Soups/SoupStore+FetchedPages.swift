@@ -14,9 +14,7 @@ extension SoupStore {
     package func appendFetchedPage(_ draft: JournalEntry.Draft, records: [JSONValue]) throws -> JournalEntry {
         assert(draft.payload == JSONValue.array(records).serialized(), "the payload must be the records serialized")
         return try journal.write { writer in
-            pageHandoff.offer(
-                ParsedPayloadHandoff.Offer(
-                    sequence: writer.nextSequence, payload: draft.payload, value: .array(records)))
+            pageHandoff.offer(sequence: writer.nextSequence, payload: draft.payload, value: .array(records))
             return try writer.append(draft)
         }
     }

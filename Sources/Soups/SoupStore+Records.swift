@@ -161,7 +161,7 @@ extension SoupStore {
     /// Appends a `soup.saved` entry for `records`.
     ///
     /// Each record is serialized once: the payload is built from those bytes, and they and
-    /// the records are handed to the fold of this entry (see ``SavedRecordsHandoff``).
+    /// the records are handed to the fold of this entry (see `EntryHandoff`).
     func save(_ records: [JSONValue], in catalog: SoupCatalogEntry, to writer: inout JournalWriter) throws {
         guard !records.isEmpty else { return }
         let recordBytes = records.map { $0.serialized() }
@@ -178,8 +178,8 @@ extension SoupStore {
         let value: JSONValue = ["soup": .string(catalog.name), "records": .array(records)]
         assert(payload == value.serialized(), "the saved payload must be the canonical serialization")
         handoff.offer(
-            SavedRecordsHandoff.Batch(
-                sequence: writer.nextSequence, payload: payload, value: value, recordBytes: recordBytes))
+            sequence: writer.nextSequence, payload: payload,
+            value: SavedRecords(value: value, recordBytes: recordBytes))
         try writer.append(
             JournalEntry.Draft(
                 kind: SoupEntryKind.saved.kind, header: ["soup": .string(catalog.name)], serializedJSON: payload))

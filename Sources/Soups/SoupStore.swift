@@ -22,9 +22,9 @@ public final class SoupStore: Sendable {
     let clock: any WallClock
     let idGenerator: any IDGenerator
     /// The soup projection's hand-over point for the records of the saves this store appends.
-    let handoff: SavedRecordsHandoff
+    let handoff: EntryHandoff<SavedRecords>
     /// The soup projection's hand-over point for the records of fetched pages.
-    let pageHandoff: ParsedPayloadHandoff
+    let pageHandoff: EntryHandoff<JSONValue>
     /// The soup projection's decoded catalog entries.
     let catalogCache: CatalogCache
 

@@ -25,8 +25,6 @@ public final class SessionRunner {
     static let refreshToken = "session-refresh-token"
     /// The client's jitter seed: fixed, since backoff sleeps are immediate and never recorded.
     static let jitterSeed: UInt64 = 7
-    /// The most records a local operation searches when it picks a record by field value.
-    static let recordCountMax = 100_000
 
     private let script: SessionScript
     private let storeDirectory: URL
@@ -182,13 +180,9 @@ public final class SessionRunner {
         return manager
     }
 
-    /// The `_soupEntryId` of the first record of `soup` whose `field` is `value`.
+    /// The `_soupEntryId` of the record of `soup` whose indexed `field` is `value`.
     private func entryId(_ soup: String, _ field: String, _ value: String) throws -> Int64 {
-        let records = try openStore().soups.query(
-            QuerySpec.all(soup, orderPath: "_soupEntryId", pageSize: Self.recordCountMax))
-        guard let record = records.first(where: { $0[field]?.string == value }),
-            let entryId = record["_soupEntryId"]?.number?.int64Value
-        else {
+        guard let entryId = try openStore().soups.lookupSoupEntryId(soup, path: field, value: .string(value)) else {
             throw SessionReplayError(.operationFailed, "no record of soup \(soup) has \(field) = \(value)")
         }
         return entryId
