@@ -205,16 +205,19 @@ public final class Journal: Sendable {
 
     /// The sequence and timestamp of the last entry; (0, epoch) for an empty journal.
     func lastEntryHead(in transaction: Transaction) throws -> (sequence: UInt64, timestamp: WallTime) {
-        try transaction.withCursor(entries) { cursor in
-            guard let (key, value) = try cursor.last() else {
-                return (0, WallTime(millisecondsSinceEpoch: Int64.min))
-            }
-            guard let sequence = SequenceKey.decode(key) else {
-                throw JournalError(.corruptEntry, "journal key of \(key.count) bytes is not a sequence number")
-            }
-            let entry = try value.withUnsafeBytes { try JournalEntry(envelope: $0, expectedSequence: sequence) }
-            return (sequence, entry.timestamp)
+        guard let key = try transaction.withCursor(entries, { try $0.lastKey() }) else {
+            return (0, WallTime(millisecondsSinceEpoch: Int64.min))
         }
+        guard let sequence = SequenceKey.decode(key) else {
+            throw JournalError(.corruptEntry, "journal key of \(key.count) bytes is not a sequence number")
+        }
+        // Only the fixed fields, in place: decoding the whole envelope here would copy and
+        // checksum a page of thousands of records before every append. Reads check the rest.
+        let timestamp = try transaction.withValue(entries, key: key) { envelope in
+            try JournalEntry.timestamp(
+                ofEnvelope: envelope ?? UnsafeRawBufferPointer(start: nil, count: 0), expectedSequence: sequence)
+        }
+        return (sequence, timestamp)
     }
 
     private func checkFormatVersion() throws {

@@ -131,6 +131,30 @@ extension JournalEntry {
             payload: payload, payloadFormat: format)
     }
 
+    /// The timestamp of a stored envelope, read from its fixed fields without decoding or
+    /// checksumming the rest.
+    ///
+    /// - Throws: ``JournalError/Code/corruptEntry`` when the envelope is too short, has another
+    ///   version, or names another sequence.
+    static func timestamp(ofEnvelope bytes: UnsafeRawBufferPointer, expectedSequence: UInt64) throws(JournalError)
+        -> WallTime
+    {
+        var reader = EnvelopeReader(bytes: bytes)
+        guard bytes.count >= 4 + 23, reader.byte() == envelopeVersion, reader.byte() != nil,
+            let sequence = reader.uint64(), let timestamp = reader.uint64()
+        else {
+            throw JournalError(
+                .corruptEntry, "journal entry \(expectedSequence) is corrupt: its fixed fields are unreadable",
+                sequence: expectedSequence)
+        }
+        guard sequence == expectedSequence else {
+            throw JournalError(
+                .corruptEntry, "journal entry \(expectedSequence) is corrupt: it says it is entry \(sequence)",
+                sequence: expectedSequence)
+        }
+        return WallTime(millisecondsSinceEpoch: Int64(bitPattern: timestamp))
+    }
+
     /// The checksum stored at the end of an envelope.
     static func storedChecksum(ofEnvelope bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { $0.loadLittleEndianUInt32(at: $0.count - 4) }

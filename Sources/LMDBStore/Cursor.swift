@@ -15,6 +15,12 @@ public struct Cursor {
         try LMDBCalls.cursorGet(pointer, .last)
     }
 
+    /// Moves to the last entry and returns only its key, without copying its value.
+    /// The corresponding LMDB call is `mdb_cursor_get(MDB_LAST)`.
+    public func lastKey() throws -> [UInt8]? {
+        try LMDBCalls.cursorGetKey(pointer, .last)
+    }
+
     /// Moves to the next entry. The corresponding LMDB call is `mdb_cursor_get(MDB_NEXT)`.
     public func next() throws -> (key: [UInt8], value: [UInt8])? {
         try LMDBCalls.cursorGet(pointer, .next)

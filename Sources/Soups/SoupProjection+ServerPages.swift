@@ -79,15 +79,15 @@ extension SoupProjection {
             {
                 match = create.entryId
             }
-            if mode == ServerEntry.leaveIfChanged, let match, let local = try state.record(soup.soupId, match),
-                LocalFlags.isDirty(local)
-            {
+            if mode == ServerEntry.leaveIfChanged, let match, try state.isDirty(soup.soupId, match) {
                 continue
             }
             let entryId = match ?? Int64(nextEntryId)
+            // A new record's id is the next one: its keys go after every key of its soup.
+            let placement = try state.placement(of: entryId, nextEntryId: nextEntryId, in: soup)
             if match == nil { nextEntryId += 1 }
             let stored = Self.cleaned(record, syncId: header.syncId, entryId: entryId, at: entry.timestamp)
-            try state.putRecord(stored, entryId: entryId, in: soup)
+            try state.putRecord(stored, entryId: entryId, in: soup, placement: placement)
             if let idValue { finder.remember(idValue, entryId) }
         }
         try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)

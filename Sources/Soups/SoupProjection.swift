@@ -85,16 +85,13 @@ public struct SoupProjection: Projection {
         _ payload: JSONValue, soup: SoupCatalogEntry, in state: SoupState, recordBytes: [[UInt8]]?
     ) throws {
         var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
-        // Soups' keys are ordered by soup id, and dropped soups leave no keys behind.
-        let isLastSoup = try UInt64(soup.soupId) + 1 == state.meta(SoupDatabases.nextSoupIdKey, default: 1)
         for (position, record) in (payload["records"]?.array ?? []).enumerated() {
             guard let entryId = record[SoupStore.entryIdField]?.number?.int64Value, entryId > 0 else {
                 throw SoupError(.storage, "a saved record of soup \(soup.name) has no _soupEntryId")
             }
             // Every stored id is below the next id, so a record at or above it replaces nothing
             // and its key follows every key of its soup.
-            let placement: SoupState.RecordPlacement =
-                UInt64(entryId) < nextEntryId ? .anywhere : isLastSoup ? .last : .new
+            let placement = try state.placement(of: entryId, nextEntryId: nextEntryId, in: soup)
             try state.putRecord(record, bytes: recordBytes?[position], entryId: entryId, in: soup, placement: placement)
             nextEntryId = max(nextEntryId, UInt64(entryId) + 1)
         }

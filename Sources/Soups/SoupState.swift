@@ -45,6 +45,12 @@ struct SoupState {
         return try Self.parse(bytes)
     }
 
+    /// Whether the record is in the dirty set, which holds exactly the stored records that
+    /// ``LocalFlags/isDirty(_:)`` calls dirty, without reading the record.
+    func isDirty(_ soupId: UInt32, _ entryId: Int64) throws -> Bool {
+        try transaction.withValue(databases.dirty, key: SoupDatabases.recordKey(soupId, entryId)) { $0 != nil }
+    }
+
     /// Visits the records of a soup in `_soupEntryId` order until `body` returns `false`.
     func forEachRecord(_ soupId: UInt32, _ body: (Int64, JSONValue) throws -> Bool) throws {
         try transaction.withCursor(databases.records) { cursor in
@@ -152,6 +158,15 @@ struct SoupState {
         try transaction.put(
             databases.recordKeys, key: SoupDatabases.recordKey(soup.soupId, entryId), value: entries.encoded,
             options: options)
+    }
+
+    /// Where a record stored under `entryId` falls, when every stored id of the store is below
+    /// `nextEntryId` (see ``RecordPlacement``).
+    func placement(of entryId: Int64, nextEntryId: UInt64, in soup: SoupCatalogEntry) throws -> RecordPlacement {
+        guard UInt64(entryId) >= nextEntryId else { return .anywhere }
+        // Soups' keys are ordered by soup id, and dropped soups leave no keys behind.
+        let isLastSoup = try UInt64(soup.soupId) + 1 == meta(SoupDatabases.nextSoupIdKey, default: 1)
+        return isLastSoup ? .last : .new
     }
 
     /// Where a saved record's key falls among the keys of the records database.

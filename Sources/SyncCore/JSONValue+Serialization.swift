@@ -34,7 +34,7 @@ extension JSONValue {
         case .object(let members):
             output.append(UInt8(ascii: "{"))
             // Sorting the pairs, not the keys, saves a hash lookup per member.
-            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            let sorted = members.sorted { Self.utf8Precedes($0.key, $1.key) }
             for (position, member) in sorted.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeString(member.key, into: &output)
@@ -43,6 +43,20 @@ extension JSONValue {
             }
             output.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Byte order of the keys' UTF-8, compared in place: the generic `lexicographicallyPrecedes`
+    /// over `String.UTF8View` iterates by index, and sorting keys was a quarter of serializing a record.
+    static func utf8Precedes(_ left: String, _ right: String) -> Bool {
+        let inPlace = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+            right.utf8.withContiguousStorageIfAvailable { rightBytes in
+                for index in 0..<min(leftBytes.count, rightBytes.count) where leftBytes[index] != rightBytes[index] {
+                    return leftBytes[index] < rightBytes[index]
+                }
+                return leftBytes.count < rightBytes.count
+            }
+        }
+        return (inPlace ?? nil) ?? left.utf8.lexicographicallyPrecedes(right.utf8)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -33,6 +33,24 @@ import Testing
         #expect(try #require(throws: JournalError.self) { try journal.entries(in: 1...5) }.code == .corruptEntry)
     }
 
+    /// An append reads only the last entry's fixed fields: a flipped payload byte there is left for
+    /// reads and `verify` to report, while a last entry naming another sequence stops the append.
+    @Test func anAppendChecksTheLastEntrysSequenceButLeavesItsPayloadToReads() throws {
+        let fixture = try JournalFixture()
+        defer { fixture.directory.remove() }
+        let journal = try fixture.open()
+        try journal.append((1...3).map { note("text \($0)", $0) })
+        try flipByte(at: 40, ofEntry: 3, in: journal)
+        #expect(try journal.append([note("text 4", 4)]).map(\.sequence) == [4])
+        #expect(try #require(throws: JournalError.self) { try journal.entry(at: 3) }.code == .corruptEntry)
+
+        try flipByte(at: 2, ofEntry: 4, in: journal)  // the low byte of the stored sequence
+        let error = try #require(throws: JournalError.self) { try journal.append([note("text 5", 5)]) }
+        #expect(error.code == .corruptEntry)
+        #expect(error.sequence == 4)
+        #expect(try journal.entry(at: 5) == nil)
+    }
+
     @Test func aMissingEntryIsReportedAsAGap() throws {
         let fixture = try JournalFixture()
         defer { fixture.directory.remove() }

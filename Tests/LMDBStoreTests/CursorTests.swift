@@ -31,6 +31,20 @@ import Testing
         }
     }
 
+    @Test func lastKeyIsTheGreatestKeyOrNilInAnEmptyDatabase() throws {
+        let (directory, environment, database) = try makeTens()
+        defer { directory.remove() }
+        let empty = try environment.database(named: "empty")
+        let lastKeys = try environment.read { transaction in
+            (
+                try transaction.withCursor(database) { try $0.lastKey() },
+                try transaction.withCursor(empty) { try $0.lastKey() }
+            )
+        }
+        #expect(lastKeys.0 == [90])
+        #expect(lastKeys.1 == nil)
+    }
+
     @Test func iteratesForwardWithinBounds() throws {
         let (directory, environment, database) = try makeTens()
         defer { directory.remove() }

@@ -70,6 +70,26 @@ import Testing
         }
     }
 
+    /// New records of a page go after every key of their soup (with `MDB_APPEND` in the newest
+    /// soup): both placements, then a page replacing what they stored, fold as a rebuild does.
+    @Test func newRecordsOfAPageAreStoredWhetherOrNotTheirSoupIsTheNewest() throws {
+        try Self.withStore(indexed: true) { store in
+            try store.soups.registerSoup("contacts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
+            let first = #"[{"Id":"001A","Name":"A"},{"Id":"001B","Name":"B"}]"#
+            try store.journal.append(Self.page(first, mode: .overwrite).journalDraft)
+            var contactsPage = Self.page(#"[{"Id":"003A","Name":"C"}]"#, syncId: 2, mode: .overwrite)
+            contactsPage.soupName = "contacts"
+            try store.journal.append(contactsPage.journalDraft)
+            try store.journal.append(
+                Self.page(#"[{"Id":"001B","Name":"B2"},{"Id":"001C","Name":"C"}]"#, number: 1, mode: .overwrite)
+                    .journalDraft)
+            #expect(try Self.all(store).map { $0["Name"] } == ["A", "B2", "C"])
+            #expect(try Self.all(store).map { $0["_soupEntryId"]?.number?.int64Value } == [1, 2, 4])
+            let contact = try store.soups.query(.exact("contacts", path: "Id", value: "003A", pageSize: 1))
+            #expect(contact.map { $0["_soupEntryId"]?.number?.int64Value } == [3])
+        }
+    }
+
     @Test(arguments: [true, false])
     func aRecordRepeatedInOnePageIsStoredOnce(indexed: Bool) throws {
         try Self.withStore(indexed: indexed) { store in

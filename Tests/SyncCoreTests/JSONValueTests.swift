@@ -15,6 +15,19 @@ import Testing
         #expect(value.serializedString == #"{"B":false,"a":"x","b":[1,true,null],"é":{}}"#)
     }
 
+    /// Byte order of the UTF-8, for short (inline) and long strings alike.
+    @Test func orderKeysByTheirUTF8BytesWhateverTheirLengthOrForm() throws {
+        let keys = [
+            "", "a", "ab", "a\u{0}", "B", "_soupEntryId", "__local__", "é", "\u{FF}", "😀", "z",
+            "a key longer than fifteen bytes", "a key longer than fifteen bytez", String(repeating: "x", count: 300),
+        ]
+        let object = JSONValue.object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.null) }))
+        let inByteOrder = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let expected =
+            "{" + inByteOrder.map { JSONValue.string($0).serializedString + ":null" }.joined(separator: ",") + "}"
+        #expect(object.serializedString == expected)
+    }
+
     @Test func decodesEscapesAndSurrogatePairs() throws {
         let value = try JSONValue(parsing: #""line\nbreak \"q\" \u00e9 \ud83d\ude00 \/""#)
         #expect(value.string == "line\nbreak \"q\" é 😀 /")

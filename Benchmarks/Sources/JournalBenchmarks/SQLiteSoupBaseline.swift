@@ -4,12 +4,19 @@ import SyncCore
 
 /// SmartStore's storage layout in SQLite, through GRDB: one table per soup with the record as
 /// a JSON text column and one indexed column per index spec. The baseline the soups must beat.
+///
+/// GRDB's WAL mode sets `synchronous = NORMAL`: a commit is not synced, so a power loss can lose
+/// the last commits (never corrupt the database). `syncsEveryCommit` sets `FULL` instead, which
+/// syncs the WAL at every commit, the durability the journal gives every append.
 struct SQLiteSoupBaseline {
     let queue: DatabaseQueue
 
-    init(path: String) throws {
+    init(path: String, syncsEveryCommit: Bool = false) throws {
         var configuration = Configuration()
         configuration.journalMode = .wal
+        if syncsEveryCommit {
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        }
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.write { db in
             try db.execute(
@@ -38,6 +45,28 @@ struct SQLiteSoupBaseline {
                 ])
             }
         }
+    }
+
+    /// Replaces the records with the same `Id`s, as a sync down merges changed records.
+    func update(_ records: [JSONValue], modified: Int64) throws {
+        try queue.write { db in
+            let statement = try db.makeStatement(
+                sql: """
+                    UPDATE TABLE_1 SET soup = ?, lastModified = ?, TABLE_1_1 = ?, TABLE_1_2 = ?, TABLE_1_3 = ?
+                    WHERE TABLE_1_0 = ?
+                    """)
+            for record in records {
+                try statement.execute(arguments: [
+                    record.serializedString, modified, record["Name"]?.string, record["AnnualRevenue"]?.number?.int64Value,
+                    record["Rating"]?.number?.doubleValue, record["Id"]?.string,
+                ])
+            }
+        }
+    }
+
+    /// SQLite's `synchronous` setting on this connection (2 is FULL: the WAL is synced at every commit).
+    func synchronousSetting() throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// The record whose `Id` is `id`, parsed, as SmartStore returns it.

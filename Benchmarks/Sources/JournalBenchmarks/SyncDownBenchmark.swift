@@ -9,9 +9,11 @@ import SyncTesting
 /// The sync-down engine's own cost, without HTTP: a custom target hands pages of ~1 KB records
 /// (4 indexes) to `SyncManager`, which journals each page and folds it into the soup.
 ///
-/// 1. Ingest: a full sync down of `recordCount` records, pages of 2,000, pre-generated.
+/// 1. Ingest: a full sync down of `recordCount` records, pages of 2,000, pre-generated, with
+///    durable commits and without fsync (skipped when `recordCount` is 0).
 /// 2. reSync: 100 changed records applied to soups of `smallSoupCount` and `largeSoupCount`
-///    records (the median of `reSyncRepeatCount` runs each), and the ratio large / small.
+///    records (the median of `reSyncRepeatCount` runs each), and the ratio large / small, with
+///    durable commits and again without fsync.
 struct SyncDownBenchmark {
     var recordCount = 100_000
     var smallSoupCount = 10_000
@@ -22,15 +24,24 @@ struct SyncDownBenchmark {
 
     func run() async throws {
         print("sync down through an in-memory target, \(Self.pageSize) records per page, durable commits")
+        if recordCount > 0 { try await runIngest() }
+        // Without fsync as well: the ratio of the engine's own work, apart from the disk's
+        // random writes (docs/benchmarks.md).
+        for durable in [true, false] {
+            let label = durable ? "" : ", no fsync per commit"
+            let small = try await reSyncSeconds(soupCount: smallSoupCount, durable: durable)
+            let large = try await reSyncSeconds(soupCount: largeSoupCount, durable: durable)
+            print(String(format: "reSync of %d changed records%@, soup of %d: p50 %.2f ms", Self.changedCount, label, smallSoupCount, small * 1000))
+            print(String(format: "reSync of %d changed records%@, soup of %d: p50 %.2f ms", Self.changedCount, label, largeSoupCount, large * 1000))
+            print(String(format: "reSync cost ratio (large / small)%@: %.2f", label, large / small))
+        }
+    }
+
+    private func runIngest() async throws {
         let ingest = try await ingestSeconds(durable: true)
         print(String(format: "ingest  %d records: %.2f s, %9.0f records/s", recordCount, ingest, Double(recordCount) / ingest))
         let buffered = try await ingestSeconds(durable: false)
         print(String(format: "ingest  %d records, no fsync per commit: %.2f s, %9.0f records/s", recordCount, buffered, Double(recordCount) / buffered))
-        let small = try await reSyncSeconds(soupCount: smallSoupCount)
-        let large = try await reSyncSeconds(soupCount: largeSoupCount)
-        print(String(format: "reSync of %d changed records, soup of %d: p50 %.2f ms", Self.changedCount, smallSoupCount, small * 1000))
-        print(String(format: "reSync of %d changed records, soup of %d: p50 %.2f ms", Self.changedCount, largeSoupCount, large * 1000))
-        print(String(format: "reSync cost ratio (large / small): %.2f", large / small))
     }
 
     private func ingestSeconds(durable: Bool) async throws -> Double {
@@ -52,7 +63,7 @@ struct SyncDownBenchmark {
         return seconds
     }
 
-    private func reSyncSeconds(soupCount: Int) async throws -> Double {
+    private func reSyncSeconds(soupCount: Int, durable: Bool) async throws -> Double {
         let directory = try TemporaryDirectory("bench-resync")
         defer { directory.remove() }
         var registry = SyncDownTargetRegistry()
@@ -62,7 +73,7 @@ struct SyncDownBenchmark {
             Self.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
         }
         registry.register("changed") { _ in PreparedTarget(pages: [changed]) }
-        let manager = try makeManager(directory, registry)
+        let manager = try makeManager(directory, registry, durable: durable)
         try await manager.syncDown(
             target: try SyncDownTargetDescriptor(.custom(registryKey: "generated")), soupName: "accounts")
         let sync = try await manager.syncDown(
@@ -80,7 +91,10 @@ struct SyncDownBenchmark {
             appendSamples.append(Self.seconds(ContinuousClock.now - appendStart))
         }
         let append = appendSamples.sorted()[appendSamples.count / 2]
-        print(String(format: "  soup of %d: one state-entry append p50 %.2f ms", soupCount, append * 1000))
+        print(
+            String(
+                format: "  soup of %d%@: one state-entry append p50 %.2f ms", soupCount,
+                durable ? "" : ", no fsync", append * 1000))
         return samples.sorted()[samples.count / 2]
     }
 

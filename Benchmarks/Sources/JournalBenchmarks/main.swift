@@ -1,4 +1,5 @@
-// journal-benchmarks append|state-as-of|state-as-of-soups|soup|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
+// journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
+// (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP] [RESYNC_REPEATS]; floor: [INGEST_COUNT] [LARGE_SOUP])
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -40,7 +41,13 @@ case "sync-down":
     var benchmark = SyncDownBenchmark()
     if let count = count(1) { benchmark.recordCount = count }
     if let count = count(2) { benchmark.largeSoupCount = count }
+    if let count = count(3) { benchmark.reSyncRepeatCount = count }
     await runOrExit { try await benchmark.run() }
+case "floor":
+    var benchmark = LayoutFloorBenchmark()
+    if let count = count(1) { benchmark.recordCount = count }
+    if let count = count(2) { benchmark.largeCount = count }
+    await runOrExit { try benchmark.run() }
 case "sync-down-http":
     var benchmark = SyncDownHTTPBenchmark()
     if let count = count(1) { benchmark.recordCount = count }
@@ -52,7 +59,7 @@ case "sync-up-http":
 default:
     FileHandle.standardError.write(
         Data(
-            "usage: journal-benchmarks append|state-as-of|state-as-of-soups|soup|sync-down|sync-down-http|sync-up-http [COUNT]\n"
+            "usage: journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http [COUNT]\n"
                 .utf8))
     exit(2)
 }

@@ -167,6 +167,17 @@ enum LMDBCalls {
 
     /// Moves the cursor and copies out the entry it lands on; nil when there is none.
     static func cursorGet(_ cursor: Cursor, _ move: CursorMove) throws(LMDBError) -> (key: [UInt8], value: [UInt8])? {
+        try cursorMove(cursor, move).map { (copy($0.key), copy($0.value)) }
+    }
+
+    /// Moves the cursor and copies out only the key it lands on; nil when there is none.
+    static func cursorGetKey(_ cursor: Cursor, _ move: CursorMove) throws(LMDBError) -> [UInt8]? {
+        try cursorMove(cursor, move).map { copy($0.key) }
+    }
+
+    private static func cursorMove(_ cursor: Cursor, _ move: CursorMove) throws(LMDBError) -> (
+        key: MDB_val, value: MDB_val
+    )? {
         var keyValue = MDB_val()
         var dataValue = MDB_val()
         let code: Int32
@@ -187,7 +198,7 @@ enum LMDBCalls {
         }
         if code == MDB_NOTFOUND { return nil }
         try check(code)
-        return (copy(keyValue), copy(dataValue))
+        return (keyValue, dataValue)
     }
 
     static func cursorDelete(_ cursor: Cursor) throws(LMDBError) {
