@@ -139,14 +139,15 @@ extension SyncManager {
                     let message = "A page of \(batch.count) records exceeds the limit of \(Self.pageRecordCountMax)."
                     return try finish(&run, .failed, message)
                 }
+                let serialized = SerializedPage(records: batch)
                 let page = SyncDownPage(
                     syncId: run.state.id, soupName: run.state.soupName, pageNumber: pageNumber,
-                    records: JSONValue.array(batch).serialized(), totalSize: target.totalSize,
+                    records: serialized.bytes, totalSize: target.totalSize,
                     maxTimeStamp: SyncDownPage.latestModificationTimeStamp(
                         of: batch, fieldName: target.modificationDateFieldName),
                     advancesWatermark: target.isSortedByModificationDate, idFieldName: target.idFieldName,
                     mergeMode: run.state.options.mergeMode)
-                try store.soups.appendFetchedPage(page.serializedJournalDraft, records: batch)
+                try store.soups.appendFetchedPage(page.serializedJournalDraft, page: serialized, records: batch)
                 for state in run.apply(page, fetchedCount: batch.count) { report(state, onUpdate) }
                 pageNumber += 1
                 records = try await target.continueFetch(context)

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Two appenders use it: a ``SoupStore`` saving records (the parsed payload and each record's
 /// bytes: without it a bulk create serializes every record twice and parses the payload once
-/// more) and the sync-down engine appending a fetched page (its parsed records: a page of
-/// 2,000 records is megabytes).
+/// more) and the sync-down engine appending a fetched page (its parsed records, and where each
+/// sits in the payload: a page of 2,000 records is megabytes).
 ///
 /// The fold stays a pure function of the journal: it takes the value only for the entry's
 /// sequence and exact payload bytes, and the appender vouches that the value is what parsing
@@ -49,4 +49,12 @@ struct SavedRecords: Sendable {
     var value: JSONValue
     /// Each record's compact serialization, as it stands in the payload.
     var recordBytes: [[UInt8]]
+}
+
+/// The records of a `sync.down.page` entry as the engine that appends it has them.
+struct FetchedRecords: Sendable {
+    /// What parsing the payload gives.
+    var records: [JSONValue]
+    /// Where each record stands in the payload (see ``SerializedPage``).
+    var splices: [RecordSplice?]
 }

@@ -59,18 +59,25 @@ extension SoupProjection {
             throw SoupError(.storage, "entry \(entry.sequence) has an unknown merge mode '\(mode)'")
         }
         let handed = pageHandoff.take(sequence: entry.sequence, payload: entry.payload)
-        guard let records = try (handed ?? entry.jsonPayload()).array else {
+        guard let records = try handed?.records ?? entry.jsonPayload().array else {
             throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
         }
+        // Splicing the added fields into the record's bytes stores what serializing the cleaned
+        // record would; indexing the record as fetched is the same only while no index path
+        // starts with `_`, the added fields' first byte.
+        let splices = soup.indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") } ? nil : handed?.splices
+        let addedMembers = AddedMembers(syncId: header.syncId, at: entry.timestamp)
+        let idComponents = SoupPath.components(idField)
+        let idValues = records.map { SoupPath.project($0, components: idComponents) }
         var finder = try LocalRecordFinder(
-            state: state, soup: soup, idPath: idField, wanted: records.compactMap { SoupPath.project($0, idField) })
+            state: state, soup: soup, idPath: idField, wanted: idValues.compactMap { $0 })
         var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
         let uploading = try state.uploadingCreates(soup.soupId)
-        for record in records {
+        for (position, record) in records.enumerated() {
             guard case .object = record else {
                 throw SoupError(.notAnObject, "entry \(entry.sequence): a fetched record is not a JSON object")
             }
-            let idValue = SoupPath.project(record, idField)
+            let idValue = idValues[position]
             var match = try idValue.flatMap { try finder.entryId(for: $0) }
             // The server copy of a create whose upsert reached the server but whose outcome is not
             // journaled yet: it is that local record, not a new one (decision 0353).
@@ -86,8 +93,14 @@ extension SoupProjection {
             // A new record's id is the next one: its keys go after every key of its soup.
             let placement = try state.placement(of: entryId, nextEntryId: nextEntryId, in: soup)
             if match == nil { nextEntryId += 1 }
-            let stored = Self.cleaned(record, syncId: header.syncId, entryId: entryId, at: entry.timestamp)
-            try state.putRecord(stored, entryId: entryId, in: soup, placement: placement)
+            if let splice = splices?[position] {
+                let bytes = splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: entryId)[...])
+                try state.putRecord(record, bytes: bytes, entryId: entryId, in: soup, placement: placement)
+            } else {
+                let added = Self.addedFields(syncId: header.syncId, entryId: entryId, at: entry.timestamp)
+                let stored = record.object.map { JSONValue.object($0.merging(added) { $1 }) } ?? record
+                try state.putRecord(stored, entryId: entryId, in: soup, placement: placement)
+            }
             if let idValue { finder.remember(idValue, entryId) }
         }
         try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
@@ -115,19 +128,40 @@ extension SoupProjection {
         }
     }
 
-    /// `record` as a sync down stores it: Mobile Sync's clean flags, `__sync_id__` (only for a
-    /// sync id ≥ 0, as Mobile SDK does), and the store's bookkeeping fields.
-    static func cleaned(_ record: JSONValue, syncId: Int64, entryId: Int64, at time: WallTime) -> JSONValue {
-        guard case .object(var fields) = record else { return record }
+    /// The fields a sync down adds to every record it stores: Mobile Sync's clean flags,
+    /// `__sync_id__` (only for a sync id ≥ 0, as Mobile SDK does), and the store's bookkeeping
+    /// fields. Every name begins with `_`, which ``SerializedPage`` relies on.
+    static func addedFields(syncId: Int64, entryId: Int64, at time: WallTime) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            LocalFlags.local: false, LocalFlags.locallyCreated: false, LocalFlags.locallyUpdated: false,
+            LocalFlags.locallyDeleted: false, ServerEntry.lastErrorField: .null,
+            SoupStore.entryIdField: .number(JSONNumber(entryId)),
+            SoupStore.lastModifiedDateField: .number(JSONNumber(time.millisecondsSinceEpoch)),
+        ]
         if syncId >= 0 { fields[ServerEntry.syncIdField] = .number(JSONNumber(syncId)) }
-        for flag in [LocalFlags.local, LocalFlags.locallyCreated, LocalFlags.locallyUpdated, LocalFlags.locallyDeleted]
-        {
-            fields[flag] = false
-        }
-        fields[ServerEntry.lastErrorField] = .null
-        fields[SoupStore.entryIdField] = .number(JSONNumber(entryId))
-        fields[SoupStore.lastModifiedDateField] = .number(JSONNumber(time.millisecondsSinceEpoch))
-        return .object(fields)
+        return fields
+    }
+}
+
+/// The added fields of a page's records as serialized members (no braces), made once per page:
+/// only `_soupEntryId` differs between the page's records.
+private struct AddedMembers {
+    /// The members up to the entry id's value, and after it.
+    private let head: [UInt8]
+    private let tail: [UInt8]
+
+    init(syncId: Int64, at time: WallTime) {
+        let bytes = JSONValue.object(SoupProjection.addedFields(syncId: syncId, entryId: 0, at: time)).serialized()
+        let members = Array(bytes.dropFirst().dropLast())
+        // `"_soupEntryId":0` appears once: keys are unique and no other value is a string.
+        let marker = JSONValue.string(SoupStore.entryIdField).serialized() + Array(":0".utf8)
+        let start = members.indices.first { members[$0...].starts(with: marker) } ?? members.endIndex
+        head = Array(members[..<min(start + marker.count - 1, members.endIndex)])
+        tail = Array(members[min(start + marker.count, members.endIndex)...])
+    }
+
+    func bytes(entryId: Int64) -> [UInt8] {
+        head + Array(String(entryId).utf8) + tail
     }
 }
 

@@ -25,7 +25,7 @@ public struct SoupProjection: Projection {
     /// Where the store leaves the records of the `soup.saved` entry it is appending.
     let handoff = EntryHandoff<SavedRecords>()
     /// Where a store appending a fetched page leaves its parsed records.
-    let pageHandoff = EntryHandoff<JSONValue>()
+    let pageHandoff = EntryHandoff<FetchedRecords>()
     /// Decoded catalog entries, shared by the fold and the stores on this projection.
     let catalogCache = CatalogCache()
 

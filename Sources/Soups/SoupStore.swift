@@ -24,7 +24,7 @@ public final class SoupStore: Sendable {
     /// The soup projection's hand-over point for the records of the saves this store appends.
     let handoff: EntryHandoff<SavedRecords>
     /// The soup projection's hand-over point for the records of fetched pages.
-    let pageHandoff: EntryHandoff<JSONValue>
+    let pageHandoff: EntryHandoff<FetchedRecords>
     /// The soup projection's decoded catalog entries.
     let catalogCache: CatalogCache
 

@@ -45,9 +45,12 @@ extension JSONValue {
         }
     }
 
-    /// Byte order of the keys' UTF-8, compared in place: the generic `lexicographicallyPrecedes`
-    /// over `String.UTF8View` iterates by index, and sorting keys was a quarter of serializing a record.
-    static func utf8Precedes(_ left: String, _ right: String) -> Bool {
+    /// Whether object key `left` comes before `right` in a serialization: byte order of their
+    /// UTF-8, which is not `String`'s `<` (that compares canonical Unicode forms).
+    ///
+    /// Compared in place: the generic `lexicographicallyPrecedes` over `String.UTF8View`
+    /// iterates by index, and sorting keys was a quarter of serializing a record.
+    public static func utf8Precedes(_ left: String, _ right: String) -> Bool {
         let inPlace = left.utf8.withContiguousStorageIfAvailable { leftBytes in
             right.utf8.withContiguousStorageIfAvailable { rightBytes in
                 for index in 0..<min(leftBytes.count, rightBytes.count) where leftBytes[index] != rightBytes[index] {

@@ -1,5 +1,5 @@
 // journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
-// (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP] [RESYNC_REPEATS]; floor: [INGEST_COUNT] [LARGE_SOUP])
+// (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP, 0 skips reSync] [RESYNC_REPEATS]; floor: [INGEST_COUNT] [LARGE_SOUP])
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())

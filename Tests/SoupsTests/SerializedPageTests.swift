@@ -1,0 +1,80 @@
+import SyncCore
+import Testing
+
+@testable import Soups
+
+@Suite struct SerializedPageTests {
+    /// Keys on both sides of `_` (uppercase and digits below it, lowercase and non-ASCII above).
+    private static let keyPool = ["Id", "Name", "A", "9", "", "attributes", "name", "é", "😀", "Z", "a_b", "z"]
+
+    private static func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {
+        switch Int.random(in: 0..<(depth > 1 ? 5 : 7), using: &generator) {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &generator))
+        case 2: return .number(JSONNumber(Int64.random(in: -1000...1000, using: &generator)))
+        case 3:
+            return .string(
+                ["", "x", "quote \" and \\ slash", "line\nbreak", "é😀"][Int.random(in: 0..<5, using: &generator)])
+        case 4: return .string(String(repeating: "lorem ", count: Int.random(in: 0..<50, using: &generator)))
+        case 5:
+            return .array(
+                (0..<Int.random(in: 0..<3, using: &generator)).map { _ in
+                    randomValue(depth: depth + 1, using: &generator)
+                })
+        default: return randomObject(depth: depth + 1, underscoreChance: 0.3, using: &generator)
+        }
+    }
+
+    private static func randomObject(depth: Int, underscoreChance: Double, using generator: inout SplitMix64)
+        -> JSONValue
+    {
+        var members: [String: JSONValue] = [:]
+        for _ in 0..<Int.random(in: 0..<6, using: &generator) {
+            members[keyPool[Int.random(in: 0..<keyPool.count, using: &generator)]] = randomValue(
+                depth: depth, using: &generator)
+        }
+        if Double.random(in: 0..<1, using: &generator) < underscoreChance {
+            members["_private"] = .bool(true)
+        }
+        return .object(members)
+    }
+
+    /// The page's bytes are the array's serialization, and splicing the added fields into a
+    /// record gives exactly the serialization of the record with those fields.
+    @Test func splicingAddedFieldsGivesTheSerializationOfTheMergedRecord() throws {
+        var generator = SplitMix64(seed: 5)
+        let added: [String: JSONValue] = [
+            "__local__": false, "_soupEntryId": 7, "__sync_id__": 3, "_soupLastModifiedDate": 1,
+        ]
+        let addedMembers = JSONValue.object(added).serialized().dropFirst().dropLast()
+        var spliced = 0
+        for _ in 0..<300 {
+            var records = (0..<Int.random(in: 0..<6, using: &generator)).map { _ in
+                Self.randomObject(depth: 0, underscoreChance: 0.15, using: &generator)
+            }
+            if Bool.random(using: &generator) { records.append(Self.randomValue(depth: 2, using: &generator)) }
+            let page = SerializedPage(records: records)
+            #expect(page.bytes == JSONValue.array(records).serialized())
+            #expect(page.splices.count == records.count)
+            for (record, splice) in zip(records, page.splices) {
+                guard case .object(let members) = record, !members.keys.contains(where: { $0.hasPrefix("_") }) else {
+                    #expect(splice == nil)
+                    continue
+                }
+                let splice = try #require(splice)
+                let merged = JSONValue.object(members.merging(added) { $1 })
+                #expect(splice.bytes(in: page.bytes, adding: addedMembers) == merged.serialized())
+                spliced += 1
+            }
+        }
+        #expect(spliced > 300)
+    }
+
+    @Test func anEmptyObjectAndAnEmptyPageSerializeToo() {
+        let page = SerializedPage(records: [[:]])
+        #expect(page.bytes == Array("[{}]".utf8))
+        let splice = page.splices[0]
+        #expect(splice?.bytes(in: page.bytes, adding: Array(#""_a":1"#.utf8)[...]) == Array(#"{"_a":1}"#.utf8))
+        #expect(SerializedPage(records: []).bytes == Array("[]".utf8))
+    }
+}
