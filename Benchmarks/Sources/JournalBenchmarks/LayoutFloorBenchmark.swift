@@ -82,8 +82,6 @@ struct LayoutFloorBenchmark {
             }
             try sqlite.insert(records, modified: 1)
         }
-        let synchronous = try sqlite.synchronousSetting()
-        precondition(synchronous == (syncsEveryCommit ? 2 : 1), "SQLite's synchronous setting is \(synchronous)")
         var generator = SplitMix64(seed: 11)
         var samples: [Double] = []
         for _ in 0..<repeatCount {

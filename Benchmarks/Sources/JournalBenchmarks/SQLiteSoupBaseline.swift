@@ -14,10 +14,16 @@ struct SQLiteSoupBaseline {
     init(path: String, syncsEveryCommit: Bool = false) throws {
         var configuration = Configuration()
         configuration.journalMode = .wal
-        if syncsEveryCommit {
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        }
+
         queue = try DatabaseQueue(path: path, configuration: configuration)
+        // After opening: GRDB sets NORMAL when it turns WAL on, after `prepareDatabase`.
+        if syncsEveryCommit {
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        }
+        let synchronous = try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        guard synchronous == (syncsEveryCommit ? 2 : 1) else {
+            throw DatabaseError(message: "SQLite's synchronous setting is \(synchronous ?? -1), not the one asked for")
+        }
         try queue.write { db in
             try db.execute(
                 sql: """
@@ -62,11 +68,6 @@ struct SQLiteSoupBaseline {
                 ])
             }
         }
-    }
-
-    /// SQLite's `synchronous` setting on this connection (2 is FULL: the WAL is synced at every commit).
-    func synchronousSetting() throws -> Int {
-        try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
     }
 
     /// The record whose `Id` is `id`, parsed, as SmartStore returns it.
