@@ -22,7 +22,8 @@ struct LayoutFloorBenchmark {
     var smallCount = 10_000
     var largeCount = 1_000_000
     var repeatCount = 21
-    static let pageSize = 2000
+    /// Records per journal entry, one entry per transaction.
+    var pageSize = 2000
     static let changedCount = 100
 
     enum Layout: String, CaseIterable {
@@ -40,7 +41,7 @@ struct LayoutFloorBenchmark {
     }
 
     func run() throws {
-        print("LMDB floor: \(Self.pageSize) records per journal entry, 4 index keys per record, fsync on commit")
+        print("LMDB floor: \(pageSize) records per journal entry, 4 index keys per record, fsync on commit")
         let records = Self.prepare(0..<recordCount, seed: 7)
         for layout in Layout.allCases {
             let seconds = try ingestSeconds(records, layout: layout)
@@ -98,7 +99,7 @@ struct LayoutFloorBenchmark {
     private func ingestSeconds(_ records: [Prepared], layout: Layout) throws -> Double {
         let directory = try TemporaryDirectory("bench-floor")
         defer { directory.remove() }
-        let store = try FloorStore(directory, durable: true)
+        let store = try FloorStore(directory, durable: true, pageSize: pageSize)
         let start = ContinuousClock.now
         try store.append(records, firstEntryId: 1, layout: layout)
         return SyncDownBenchmark.seconds(ContinuousClock.now - start)
@@ -109,7 +110,7 @@ struct LayoutFloorBenchmark {
         defer { directory.remove() }
         // Filled without fsync, then reopened durable: the fill is not what is measured.
         do {
-            let filling = try FloorStore(directory, durable: false)
+            let filling = try FloorStore(directory, durable: false, pageSize: pageSize)
             var next = 0
             while next < soupCount {
                 let end = min(next + 50_000, soupCount)
@@ -117,7 +118,7 @@ struct LayoutFloorBenchmark {
                 next = end
             }
         }
-        let store = try FloorStore(directory, durable: true, firstSequence: 1 << 32)
+        let store = try FloorStore(directory, durable: true, pageSize: pageSize, firstSequence: 1 << 32)
         var generator = SplitMix64(seed: 11)
         var samples: [Double] = []
         for _ in 0..<repeatCount {
@@ -154,14 +155,16 @@ struct LayoutFloorBenchmark {
 private final class FloorStore {
     /// The next journal sequence; reopened stores start far above what a fill appends.
     var nextSequence: UInt64
+    let pageSize: Int
     let environment: Environment
     let entries: Database
     let records: Database
     let index: Database
     let keyLists: Database
 
-    init(_ directory: TemporaryDirectory, durable: Bool, firstSequence: UInt64 = 1) throws {
+    init(_ directory: TemporaryDirectory, durable: Bool, pageSize: Int, firstSequence: UInt64 = 1) throws {
         nextSequence = firstSequence
+        self.pageSize = pageSize
         var options = EnvironmentOptions()
         options.mapSizeBytes = 8 << 30
         options.flushesOnCommit = durable
@@ -176,8 +179,8 @@ private final class FloorStore {
     func append(_ prepared: [LayoutFloorBenchmark.Prepared], firstEntryId: Int64, layout: LayoutFloorBenchmark.Layout)
         throws
     {
-        for pageStart in stride(from: 0, to: prepared.count, by: LayoutFloorBenchmark.pageSize) {
-            let page = prepared[pageStart..<min(pageStart + LayoutFloorBenchmark.pageSize, prepared.count)]
+        for pageStart in stride(from: 0, to: prepared.count, by: pageSize) {
+            let page = prepared[pageStart..<min(pageStart + pageSize, prepared.count)]
             try environment.write { (transaction: Transaction) throws -> Void in
                 let sequence = try appendEntry(page, transaction)
                 for (offset, record) in zip(page.indices, page) {

@@ -1,5 +1,5 @@
 // journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
-// (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP, 0 skips reSync] [RESYNC_REPEATS]; floor: [INGEST_COUNT] [LARGE_SOUP])
+// (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP, 0 skips reSync] [RESYNC_REPEATS] [INGEST_PAGE_SIZE]; floor: [INGEST_COUNT] [LARGE_SOUP] [RECORDS_PER_ENTRY])
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -42,11 +42,13 @@ case "sync-down":
     if let count = count(1) { benchmark.recordCount = count }
     if let count = count(2) { benchmark.largeSoupCount = count }
     if let count = count(3) { benchmark.reSyncRepeatCount = count }
+    if let count = count(4) { benchmark.ingestPageSize = count }
     await runOrExit { try await benchmark.run() }
 case "floor":
     var benchmark = LayoutFloorBenchmark()
     if let count = count(1) { benchmark.recordCount = count }
     if let count = count(2) { benchmark.largeCount = count }
+    if let count = count(3) { benchmark.pageSize = count }
     await runOrExit { try benchmark.run() }
 case "sync-down-http":
     var benchmark = SyncDownHTTPBenchmark()
