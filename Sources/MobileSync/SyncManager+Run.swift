@@ -129,13 +129,29 @@ extension SyncManager {
         guard let descriptor = run.state.syncDownTarget else { return try finish(&run, .failed, "not a sync down") }
         let context = SyncDownContext(
             syncId: run.state.id, soupName: run.state.soupName, soups: store.soups, client: client, logger: logger)
+        // Fetched pages not committed yet: at most `pagesPerCommit`, and none when that is 1.
+        var pending: [(page: SyncDownPage, fetched: FetchedPage)] = []
+        /// Commits the pending pages in one transaction, then reports their progress in order.
+        func commitPending() throws {
+            guard !pending.isEmpty else { return }
+            let group = pending
+            pending.removeAll()
+            try store.soups.appendFetchedPages(group.map(\.fetched))
+            for (page, fetched) in group {
+                for state in run.apply(page, fetchedCount: fetched.records.count) { report(state, onUpdate) }
+            }
+        }
         do {
             var target = try targets.makeTarget(for: descriptor)
             var records: [JSONValue]? = try await target.startFetch(context, maxTimeStamp: run.state.maxTimeStamp)
             var pageNumber: Int64 = 0
             while let batch = records {
-                guard state == .acceptingSyncs else { return try finish(&run, .stopped) }
+                guard state == .acceptingSyncs else {
+                    try commitPending()
+                    return try finish(&run, .stopped)
+                }
                 guard batch.count <= Self.pageRecordCountMax else {
+                    try commitPending()
                     let message = "A page of \(batch.count) records exceeds the limit of \(Self.pageRecordCountMax)."
                     return try finish(&run, .failed, message)
                 }
@@ -147,13 +163,23 @@ extension SyncManager {
                         of: batch, fieldName: target.modificationDateFieldName),
                     advancesWatermark: target.isSortedByModificationDate, idFieldName: target.idFieldName,
                     mergeMode: run.state.options.mergeMode)
-                try store.soups.appendFetchedPage(page.serializedJournalDraft, page: serialized, records: batch)
-                for state in run.apply(page, fetchedCount: batch.count) { report(state, onUpdate) }
+                pending.append(
+                    (page, FetchedPage(draft: page.serializedJournalDraft, page: serialized, records: batch)))
+                if pending.count >= pagesPerCommit { try commitPending() }
                 pageNumber += 1
                 records = try await target.continueFetch(context)
             }
+            try commitPending()
             return try finish(&run, .done)
         } catch {
+            // Pages fetched before a failed fetch are kept, as they are when each page commits alone.
+            do {
+                try commitPending()
+            } catch let commitError {
+                logger.warning(
+                    "Sync down could not keep its fetched pages",
+                    metadata: ["sync.id": "\(run.state.id)", "sync.error": "\(commitError)"])
+            }
             logger.warning("Sync down failed", metadata: ["sync.id": "\(run.state.id)", "sync.error": "\(error)"])
             return try finish(&run, .failed, "\(error)")
         }

@@ -44,6 +44,8 @@ public actor SyncManager {
     let syncUpTargets: SyncUpTargetRegistry
     let clock: any WallClock
     let logger: Logger
+    /// How many fetched pages a sync down commits in one write transaction.
+    let pagesPerCommit: Int
     /// The manager state and the active (running or queued) sync ids. A mutex rather than actor
     /// state, so that ``stop()`` can be called from anywhere, a progress callback included.
     let scheduling: Mutex<Scheduling>
@@ -67,11 +69,22 @@ public actor SyncManager {
     ///   - syncUpTargets: the custom sync-up targets, by name.
     ///   - clock: gives `startTime` and `endTime`.
     ///   - logger: where the manager logs; it never creates one.
+    ///   - pagesPerCommit: how many fetched pages a sync down commits in one write transaction.
+    ///     Each page stays its own journal entry with its own watermark; a larger group makes
+    ///     a long sync down cheaper (its index pages are copied once per group instead of once
+    ///     per page: docs/benchmarks.md), at the cost of holding the group's records in memory,
+    ///     re-fetching up to a group after a crash, and reporting the group's progress together.
+    ///     1, the default, commits every page as it arrives, as Mobile SDK does.
     /// - Throws: `JournalError` when the store cannot be read or written.
     public init(
         store: SyncStore, client: SalesforceClient?, targets: SyncDownTargetRegistry = SyncDownTargetRegistry(),
-        syncUpTargets: SyncUpTargetRegistry = SyncUpTargetRegistry(), clock: any WallClock, logger: Logger
+        syncUpTargets: SyncUpTargetRegistry = SyncUpTargetRegistry(), clock: any WallClock, logger: Logger,
+        pagesPerCommit: Int = 1
     ) throws {
+        guard pagesPerCommit >= 1 else {
+            throw SyncError(.malformedOptions, "pagesPerCommit must be at least 1, not \(pagesPerCommit).")
+        }
+        self.pagesPerCommit = pagesPerCommit
         self.store = store
         self.client = client
         self.targets = targets

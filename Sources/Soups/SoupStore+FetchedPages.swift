@@ -15,13 +15,43 @@ extension SoupStore {
     package func appendFetchedPage(_ draft: JournalEntry.Draft, page: SerializedPage, records: [JSONValue]) throws
         -> JournalEntry
     {
-        assert(draft.payload == page.bytes, "the payload must be the serialized page")
-        assert(page.bytes == JSONValue.array(records).serialized(), "the page must serialize the records")
-        return try journal.write { writer in
-            pageHandoff.offer(
-                sequence: writer.nextSequence, payload: draft.payload,
-                value: FetchedRecords(records: records, splices: page.splices))
-            return try writer.append(draft)
+        try appendFetchedPages([FetchedPage(draft: draft, page: page, records: records)])[0]
+    }
+
+    /// Appends several sync-down page entries in one write transaction, each handed over as
+    /// ``appendFetchedPage(_:page:records:)`` does.
+    ///
+    /// - Returns: the appended entries, in order.
+    /// - Throws: what `Journal.write` and the projections throw; nothing is appended then.
+    @discardableResult
+    package func appendFetchedPages(_ pages: [FetchedPage]) throws -> [JournalEntry] {
+        for fetched in pages {
+            assert(fetched.draft.payload == fetched.page.bytes, "the payload must be the serialized page")
+            assert(
+                fetched.page.bytes == JSONValue.array(fetched.records).serialized(),
+                "the page must serialize the records")
         }
+        return try journal.write { writer in
+            try pages.map { fetched in
+                // One offer at a time: the fold of this append takes it before the next is made.
+                pageHandoff.offer(
+                    sequence: writer.nextSequence, payload: fetched.draft.payload,
+                    value: FetchedRecords(records: fetched.records, splices: fetched.page.splices))
+                return try writer.append(fetched.draft)
+            }
+        }
+    }
+}
+
+/// A fetched page ready to append: its entry, its serialization and its records.
+package struct FetchedPage: Sendable {
+    package var draft: JournalEntry.Draft
+    package var page: SerializedPage
+    package var records: [JSONValue]
+
+    package init(draft: JournalEntry.Draft, page: SerializedPage, records: [JSONValue]) {
+        self.draft = draft
+        self.page = page
+        self.records = records
     }
 }

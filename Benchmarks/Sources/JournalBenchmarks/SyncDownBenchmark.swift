@@ -23,10 +23,14 @@ struct SyncDownBenchmark {
     /// Records per page in the ingest: Salesforce's REST pages hold at most 2,000, while a custom
     /// target may return more, and each page is one transaction.
     var ingestPageSize = pageSize
+    /// Pages the ingest commits per transaction (`SyncManager(pagesPerCommit:)`).
+    var ingestPagesPerCommit = 1
     static let changedCount = 100
 
     func run() async throws {
-        print("sync down through an in-memory target, \(ingestPageSize) records per page in the ingest, durable commits")
+        print(
+            "sync down through an in-memory target, \(ingestPageSize) records per page and \(ingestPagesPerCommit)"
+                + " page(s) per commit in the ingest, durable commits")
         if recordCount > 0 { try await runIngest() }
         // Without fsync as well: the ratio of the engine's own work, apart from the disk's
         // random writes (docs/benchmarks.md).
@@ -57,7 +61,7 @@ struct SyncDownBenchmark {
         }
         var registry = SyncDownTargetRegistry()
         registry.register("all") { _ in PreparedTarget(pages: pages) }
-        let manager = try makeManager(directory, registry, durable: durable)
+        let manager = try makeManager(directory, registry, durable: durable, pagesPerCommit: ingestPagesPerCommit)
         let start = ContinuousClock.now
         let final = try await manager.syncDown(
             target: try SyncDownTargetDescriptor(.custom(registryKey: "all")), soupName: "accounts")
@@ -102,7 +106,8 @@ struct SyncDownBenchmark {
     }
 
     private func makeManager(
-        _ directory: TemporaryDirectory, _ registry: SyncDownTargetRegistry, durable: Bool = true
+        _ directory: TemporaryDirectory, _ registry: SyncDownTargetRegistry, durable: Bool = true,
+        pagesPerCommit: Int = 1
     ) throws -> SyncManager {
         let clock = ManualWallClock(tick: .milliseconds(1))
         let store = try Self.makeStore(
@@ -110,7 +115,9 @@ struct SyncDownBenchmark {
             indexSpecs: BenchmarkRecords.indexedPaths.compactMap { path, type in
                 IndexType(rawValue: type).map { IndexSpec(path: path, type: $0) }
             })
-        return try SyncManager(store: store, client: nil, targets: registry, clock: clock, logger: Logger.discarding)
+        return try SyncManager(
+            store: store, client: nil, targets: registry, clock: clock, logger: Logger.discarding,
+            pagesPerCommit: pagesPerCommit)
     }
 
     /// A store with an `accounts` soup, an 8 GiB map, and durable commits unless told otherwise.

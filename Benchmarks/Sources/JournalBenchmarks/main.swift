@@ -1,5 +1,5 @@
 // journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
-// (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP, 0 skips reSync] [RESYNC_REPEATS] [INGEST_PAGE_SIZE]; floor: [INGEST_COUNT] [LARGE_SOUP] [RECORDS_PER_ENTRY])
+// (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP, 0 skips reSync] [RESYNC_REPEATS] [INGEST_PAGE_SIZE] [PAGES_PER_COMMIT]; floor: [INGEST_COUNT] [LARGE_SOUP] [RECORDS_PER_ENTRY])
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -43,6 +43,7 @@ case "sync-down":
     if let count = count(2) { benchmark.largeSoupCount = count }
     if let count = count(3) { benchmark.reSyncRepeatCount = count }
     if let count = count(4) { benchmark.ingestPageSize = count }
+    if let count = count(5) { benchmark.ingestPagesPerCommit = count }
     await runOrExit { try await benchmark.run() }
 case "floor":
     var benchmark = LayoutFloorBenchmark()
