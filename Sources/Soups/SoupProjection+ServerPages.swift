@@ -66,7 +66,8 @@ extension SoupProjection {
         // record would; indexing the record as fetched is the same only while no index path
         // starts with `_`, the added fields' first byte.
         let splices = soup.indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") } ? nil : handed?.splices
-        let addedMembers = AddedMembers(syncId: header.syncId, at: entry.timestamp)
+        let addedMembers = splices == nil ? nil : AddedMembers(syncId: header.syncId, at: entry.timestamp)
+        let newRecordPlacement = try state.newRecordPlacement(in: soup)
         let idComponents = SoupPath.components(idField)
         let idValues = records.map { SoupPath.project($0, components: idComponents) }
         var finder = try LocalRecordFinder(
@@ -91,9 +92,9 @@ extension SoupProjection {
             }
             let entryId = match ?? Int64(nextEntryId)
             // A new record's id is the next one: its keys go after every key of its soup.
-            let placement = try state.placement(of: entryId, nextEntryId: nextEntryId, in: soup)
+            let placement = match == nil ? newRecordPlacement : .anywhere
             if match == nil { nextEntryId += 1 }
-            if let splice = splices?[position] {
+            if let splice = splices?[position], let addedMembers {
                 let bytes = splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: entryId)[...])
                 try state.putRecord(record, bytes: bytes, entryId: entryId, in: soup, placement: placement)
             } else {
@@ -150,14 +151,16 @@ private struct AddedMembers {
     private let head: [UInt8]
     private let tail: [UInt8]
 
-    init(syncId: Int64, at time: WallTime) {
+    /// `nil` if the serialization does not hold `"_soupEntryId":0` (it always does); the fold
+    /// then serializes each record whole.
+    init?(syncId: Int64, at time: WallTime) {
         let bytes = JSONValue.object(SoupProjection.addedFields(syncId: syncId, entryId: 0, at: time)).serialized()
         let members = Array(bytes.dropFirst().dropLast())
-        // `"_soupEntryId":0` appears once: keys are unique and no other value is a string.
+        // The key is unique, and no other member's value is a string that could contain it.
         let marker = JSONValue.string(SoupStore.entryIdField).serialized() + Array(":0".utf8)
-        let start = members.indices.first { members[$0...].starts(with: marker) } ?? members.endIndex
-        head = Array(members[..<min(start + marker.count - 1, members.endIndex)])
-        tail = Array(members[min(start + marker.count, members.endIndex)...])
+        guard let range = members.firstRange(of: marker) else { return nil }
+        head = Array(members[..<(range.upperBound - 1)])
+        tail = Array(members[range.upperBound...])
     }
 
     func bytes(entryId: Int64) -> [UInt8] {

@@ -85,13 +85,14 @@ public struct SoupProjection: Projection {
         _ payload: JSONValue, soup: SoupCatalogEntry, in state: SoupState, recordBytes: [[UInt8]]?
     ) throws {
         var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        let newRecordPlacement = try state.newRecordPlacement(in: soup)
         for (position, record) in (payload["records"]?.array ?? []).enumerated() {
             guard let entryId = record[SoupStore.entryIdField]?.number?.int64Value, entryId > 0 else {
                 throw SoupError(.storage, "a saved record of soup \(soup.name) has no _soupEntryId")
             }
             // Every stored id is below the next id, so a record at or above it replaces nothing
             // and its key follows every key of its soup.
-            let placement = try state.placement(of: entryId, nextEntryId: nextEntryId, in: soup)
+            let placement = UInt64(entryId) < nextEntryId ? .anywhere : newRecordPlacement
             try state.putRecord(record, bytes: recordBytes?[position], entryId: entryId, in: soup, placement: placement)
             nextEntryId = max(nextEntryId, UInt64(entryId) + 1)
         }

@@ -160,13 +160,12 @@ struct SoupState {
             options: options)
     }
 
-    /// Where a record stored under `entryId` falls, when every stored id of the store is below
-    /// `nextEntryId` (see ``RecordPlacement``).
-    func placement(of entryId: Int64, nextEntryId: UInt64, in soup: SoupCatalogEntry) throws -> RecordPlacement {
-        guard UInt64(entryId) >= nextEntryId else { return .anywhere }
+    /// Where a record with a new id (at or above `next-entry-id`) falls in `soup`: after every
+    /// key of the database in the newest soup, after every key of its soup otherwise (see
+    /// ``RecordPlacement``). Folds ask once per entry.
+    func newRecordPlacement(in soup: SoupCatalogEntry) throws -> RecordPlacement {
         // Soups' keys are ordered by soup id, and dropped soups leave no keys behind.
-        let isLastSoup = try UInt64(soup.soupId) + 1 == meta(SoupDatabases.nextSoupIdKey, default: 1)
-        return isLastSoup ? .last : .new
+        try UInt64(soup.soupId) + 1 == meta(SoupDatabases.nextSoupIdKey, default: 1) ? .last : .new
     }
 
     /// Where a saved record's key falls among the keys of the records database.

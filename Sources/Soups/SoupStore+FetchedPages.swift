@@ -2,24 +2,9 @@ package import EventJournal
 package import SyncCore
 
 extension SoupStore {
-    /// Appends a sync-down page entry and hands its records, already parsed, to the soup fold
-    /// of that entry, which would otherwise parse the page again and serialize each record anew.
-    ///
-    /// - Parameters:
-    ///   - draft: the page entry; its payload must be `page.bytes`.
-    ///   - page: the records serialized.
-    ///   - records: the page's records, which `page` serializes.
-    /// - Returns: the appended entry.
-    /// - Throws: what `Journal.write` and the projections throw; nothing is appended then.
-    @discardableResult
-    package func appendFetchedPage(_ draft: JournalEntry.Draft, page: SerializedPage, records: [JSONValue]) throws
-        -> JournalEntry
-    {
-        try appendFetchedPages([FetchedPage(draft: draft, page: page, records: records)])[0]
-    }
-
-    /// Appends several sync-down page entries in one write transaction, each handed over as
-    /// ``appendFetchedPage(_:page:records:)`` does.
+    /// Appends sync-down page entries in one write transaction and hands each page's records,
+    /// already parsed, to the soup fold of its entry, which would otherwise parse the page again
+    /// and serialize each record anew.
     ///
     /// - Returns: the appended entries, in order.
     /// - Throws: what `Journal.write` and the projections throw; nothing is appended then.

@@ -50,7 +50,7 @@ extension JSONValue {
     ///
     /// Compared in place: the generic `lexicographicallyPrecedes` over `String.UTF8View`
     /// iterates by index, and sorting keys was a quarter of serializing a record.
-    public static func utf8Precedes(_ left: String, _ right: String) -> Bool {
+    package static func utf8Precedes(_ left: String, _ right: String) -> Bool {
         let inPlace = left.utf8.withContiguousStorageIfAvailable { leftBytes in
             right.utf8.withContiguousStorageIfAvailable { rightBytes in
                 for index in 0..<min(leftBytes.count, rightBytes.count) where leftBytes[index] != rightBytes[index] {

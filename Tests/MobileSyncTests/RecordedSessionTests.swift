@@ -49,14 +49,21 @@ import Testing
         }
     }
 
+    /// A temporary directory holding a copy of the recorded case `path` under `case`, to change.
+    private static func copyOfCase(_ path: String) throws -> TemporaryDirectory {
+        let copy = try TemporaryDirectory("session-copy")
+        try FileManager.default.copyItem(
+            at: journals.appendingPathComponent(path), to: copy.appending("case"))
+        return copy
+    }
+
     /// Flips one bit of one byte at a time — the first, the last before the final line break, and
     /// six seeded offsets — in each of the case's files, and expects every replay to fail.
     @Test(arguments: ["sync-up/collection", "faults/token-refresh"])
     func changingOneByteOfAnyRecordedFileFailsTheReplay(path: String) async throws {
-        let copy = try TemporaryDirectory("session-flip")
+        let copy = try Self.copyOfCase(path)
         defer { copy.remove() }
         let directory = copy.appending("case")
-        try FileManager.default.copyItem(at: Self.journals.appendingPathComponent(path), to: directory)
         try await RecordedSession(directory: directory).replay()
         var random = SplitMix64(seed: 8)
         for name in SessionFiles.all {
@@ -78,10 +85,9 @@ import Testing
     }
 
     @Test func aChangedOperationIsReportedAtTheFirstRequestThatDiffers() async throws {
-        let copy = try TemporaryDirectory("session-edit")
+        let copy = try Self.copyOfCase("sync-up/collection")
         defer { copy.remove() }
         let directory = copy.appending("case")
-        try FileManager.default.copyItem(at: Self.journals.appendingPathComponent("sync-up/collection"), to: directory)
         let url = directory.appendingPathComponent(SessionFiles.operations)
         var script = try SessionScript.decode(try Data(contentsOf: url))
         let index = try #require(script.operations.firstIndex { if case .createLocally = $0 { true } else { false } })
@@ -98,10 +104,9 @@ import Testing
     }
 
     @Test func aRemovedProjectionKeyIsNamedInTheDivergence() async throws {
-        let copy = try TemporaryDirectory("session-key")
+        let copy = try Self.copyOfCase("sync-down/initial")
         defer { copy.remove() }
         let directory = copy.appending("case")
-        try FileManager.default.copyItem(at: Self.journals.appendingPathComponent("sync-down/initial"), to: directory)
         let url = directory.appendingPathComponent(SessionFiles.expectedProjections)
         var snapshot = try JSONDecoder().decode(ProjectionSnapshot.self, from: Data(contentsOf: url))
         let database = try #require(snapshot.databases.firstIndex { !$0.entries.isEmpty })

@@ -125,7 +125,8 @@ import Testing
                     Self.soup, entryId: try #require(local["_soupEntryId"]?.number?.int64Value),
                     changes: ["Name": "Edited"])
                 if handsOver {
-                    try store.soups.appendFetchedPage(page.journalDraft, page: serialized, records: records)
+                    try store.soups.appendFetchedPages(
+                        [FetchedPage(draft: page.journalDraft, page: serialized, records: records)])
                 } else {
                     try store.journal.append(page.journalDraft)
                 }

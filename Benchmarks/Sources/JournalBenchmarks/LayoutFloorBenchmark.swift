@@ -55,7 +55,8 @@ struct LayoutFloorBenchmark {
             let large = try reSyncSeconds(soupCount: largeCount, layout: layout)
             print(
                 String(
-                    format: "reSync of %d records, %@ layout: soup of %d p50 %.2f ms, soup of %d p50 %.2f ms, ratio %.2f",
+                    format:
+                        "reSync of %d records, %@ layout: soup of %d p50 %.2f ms, soup of %d p50 %.2f ms, ratio %.2f",
                     Self.changedCount, layout.rawValue, smallCount, small * 1000, largeCount, large * 1000,
                     large / small))
         }
@@ -64,7 +65,8 @@ struct LayoutFloorBenchmark {
             let large = try sqliteReSyncSeconds(soupCount: largeCount, syncsEveryCommit: syncsEveryCommit)
             print(
                 String(
-                    format: "reSync of %d records, SQLite (SmartStore layout, WAL, synchronous %@): soup of %d p50 %.2f ms, soup of %d p50 %.2f ms, ratio %.2f",
+                    format:
+                        "reSync of %d records, SQLite (SmartStore layout, WAL, synchronous %@): soup of %d p50 %.2f ms, soup of %d p50 %.2f ms, ratio %.2f",
                     Self.changedCount, syncsEveryCommit ? "FULL" : "NORMAL", smallCount, small * 1000, largeCount,
                     large * 1000, large / small))
         }
@@ -141,7 +143,8 @@ struct LayoutFloorBenchmark {
                 var key: [UInt8] = [0, 0, 0, 1, 0, UInt8(position)]
                 switch record[path.0] {
                 case .string(let text)?: key += Array(text.utf8) + [0]
-                case .number(let number)?: key += withUnsafeBytes(of: number.doubleValue.bitPattern.bigEndian, Array.init)
+                case .number(let number)?:
+                    key += withUnsafeBytes(of: number.doubleValue.bitPattern.bigEndian, Array.init)
                 default: key.append(0)
                 }
                 return key + withUnsafeBytes(of: entryId.bigEndian, Array.init)
@@ -221,7 +224,8 @@ private final class FloorStore {
         let sequence = nextSequence
         nextSequence += 1
         let payload = page.reduce(into: [UInt8]()) { $0 += $1.json }
-        try transaction.put(entries, key: withUnsafeBytes(of: sequence.bigEndian, Array.init), value: payload, options: .append)
+        try transaction.put(
+            entries, key: withUnsafeBytes(of: sequence.bigEndian, Array.init), value: payload, options: .append)
         return sequence
     }
 
@@ -239,7 +243,8 @@ private final class FloorStore {
             try transaction.put(records, key: key, value: value, options: options)
         case .reference:
             let reference = withUnsafeBytes(of: sequence.bigEndian, Array.init) + [UInt8](repeating: 0, count: 8)
-            try transaction.put(records, key: key, value: reference + Self.encodeKeyList(record.indexKeys), options: options)
+            try transaction.put(
+                records, key: key, value: reference + Self.encodeKeyList(record.indexKeys), options: options)
         case .journalOnly:
             return
         }

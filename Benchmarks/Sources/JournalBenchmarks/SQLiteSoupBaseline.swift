@@ -63,7 +63,8 @@ struct SQLiteSoupBaseline {
                     """)
             for record in records {
                 try statement.execute(arguments: [
-                    record.serializedString, modified, record["Name"]?.string, record["AnnualRevenue"]?.number?.int64Value,
+                    record.serializedString, modified, record["Name"]?.string,
+                    record["AnnualRevenue"]?.number?.int64Value,
                     record["Rating"]?.number?.doubleValue, record["Id"]?.string,
                 ])
             }

@@ -26,11 +26,13 @@ struct SoupBenchmark {
         let soupInsert = try insertAll { batch in _ = try soups.create("accounts", batch) }
         print(
             String(
-                format: "insert  soups: %9.0f records/s   SQLite (GRDB, synchronous NORMAL): %9.0f records/s   ratio %.2f×",
+                format:
+                    "insert  soups: %9.0f records/s   SQLite (GRDB, synchronous NORMAL): %9.0f records/s   ratio %.2f×",
                 Double(recordCount) / soupInsert, Double(recordCount) / sqliteInsert, sqliteInsert / soupInsert))
         print(
             String(
-                format: "insert  soups: %9.0f records/s   SQLite (GRDB, synchronous FULL):   %9.0f records/s   ratio %.2f×",
+                format:
+                    "insert  soups: %9.0f records/s   SQLite (GRDB, synchronous FULL):   %9.0f records/s   ratio %.2f×",
                 Double(recordCount) / soupInsert, Double(recordCount) / syncedSQLiteInsert,
                 syncedSQLiteInsert / soupInsert))
 

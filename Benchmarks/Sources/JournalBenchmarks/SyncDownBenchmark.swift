@@ -38,17 +38,29 @@ struct SyncDownBenchmark {
             let label = durable ? "" : ", no fsync per commit"
             let small = try await reSyncSeconds(soupCount: smallSoupCount, durable: durable)
             let large = try await reSyncSeconds(soupCount: largeSoupCount, durable: durable)
-            print(String(format: "reSync of %d changed records%@, soup of %d: p50 %.2f ms", Self.changedCount, label, smallSoupCount, small * 1000))
-            print(String(format: "reSync of %d changed records%@, soup of %d: p50 %.2f ms", Self.changedCount, label, largeSoupCount, large * 1000))
+            print(
+                String(
+                    format: "reSync of %d changed records%@, soup of %d: p50 %.2f ms", Self.changedCount, label,
+                    smallSoupCount, small * 1000))
+            print(
+                String(
+                    format: "reSync of %d changed records%@, soup of %d: p50 %.2f ms", Self.changedCount, label,
+                    largeSoupCount, large * 1000))
             print(String(format: "reSync cost ratio (large / small)%@: %.2f", label, large / small))
         }
     }
 
     private func runIngest() async throws {
         let ingest = try await ingestSeconds(durable: true)
-        print(String(format: "ingest  %d records: %.2f s, %9.0f records/s", recordCount, ingest, Double(recordCount) / ingest))
+        print(
+            String(
+                format: "ingest  %d records: %.2f s, %9.0f records/s", recordCount, ingest, Double(recordCount) / ingest
+            ))
         let buffered = try await ingestSeconds(durable: false)
-        print(String(format: "ingest  %d records, no fsync per commit: %.2f s, %9.0f records/s", recordCount, buffered, Double(recordCount) / buffered))
+        print(
+            String(
+                format: "ingest  %d records, no fsync per commit: %.2f s, %9.0f records/s", recordCount, buffered,
+                Double(recordCount) / buffered))
     }
 
     private func ingestSeconds(durable: Bool) async throws -> Double {

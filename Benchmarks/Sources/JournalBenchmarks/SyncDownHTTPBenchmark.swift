@@ -22,7 +22,8 @@ struct SyncDownHTTPBenchmark {
         let inProcess = try await syncDownSeconds(
             transport: SimulatorTransport(simulator),
             instanceURL: URL(string: "http://in-process.invalid")!, simulator: simulator)
-        print(String(format: "in-process transport: %.2f s, %9.0f records/s", inProcess, Double(recordCount) / inProcess))
+        print(
+            String(format: "in-process transport: %.2f s, %9.0f records/s", inProcess, Double(recordCount) / inProcess))
         let server = try await SimulatorServer.start(simulator, logger: Logger.discarding)
         let loopback = try await syncDownSeconds(
             transport: URLSessionTransport(), instanceURL: server.url, simulator: simulator)
