@@ -52,6 +52,13 @@ let package = Package(
             path: "Tests/JournalCrashWriter"
         ),
 
+        // A child process for the store crash tests: local writes, sync downs and sync ups until killed.
+        .executableTarget(
+            name: "store-crash-worker",
+            dependencies: ["EventJournal", "MobileSync", "SalesforceAPI", "Soups", "SyncCore", logging],
+            path: "Tests/StoreCrashWorker"
+        ),
+
         // MARK: - Tools
         // What both command-line tools share (progress display); Foundation only.
         .target(name: "ToolSupport"),
@@ -81,8 +88,10 @@ let package = Package(
             name: "ToolTests",
             dependencies: [
                 "EventJournal", "LMDBStore", "MobileSync", "SalesforceSimulator", "Soups", "SyncCore", "SyncTesting",
-                "journal-replay", "msync", "salesforce-simulator",
-            ]
+                "journal-replay", "msync", "salesforce-simulator", "store-crash-worker",
+            ],
+            // A store written by an earlier SyncJournal, read through #filePath.
+            exclude: ["Fixtures"]
         ),
 
         // MARK: - Style

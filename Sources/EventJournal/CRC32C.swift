@@ -26,7 +26,13 @@ package enum CRC32C {
 
     /// The checksum of `bytes`.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
+        checksum(bytes, continuing: 0)
+    }
+
+    /// The checksum of the bytes checksummed as `previous` followed by `bytes`; start with 0.
+    /// Checksums a file read in chunks.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32) -> UInt32 {
+        var crc: UInt32 = previous ^ 0xFFFF_FFFF
         var index = 0
         let count = bytes.count
         tables.withUnsafeBufferPointer { tables in

@@ -27,54 +27,38 @@ extension Journal {
     ) throws -> VerificationReport {
         let scratch = scratchDirectory ?? Self.scratchDirectoryURL()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        var scratchOptions = EnvironmentOptions()
-        scratchOptions.flushesOnCommit = false
-        scratchOptions.namedDatabaseCountMax = options.environment.namedDatabaseCountMax
         return try Self.guarded("cannot verify the journal") {
-            let destination = try Environment(directory: scratch, options: scratchOptions)
+            let destination = try ProjectionStore(
+                projections: projections, in: Environment(directory: scratch, options: scratchOptions))
+            try destination.environment.write { try destination.reset(in: $0) }
             return try read { reader in
                 let last = try reader.lastSequence
                 let checkpoints = checkpointDirectory.map {
-                    CheckpointStore(directory: $0, signature: projectionSignature)
+                    CheckpointStore(directory: $0, signature: store.signature)
                 }
-                let folded = try fold(
+                _ = try fold(
                     from: reader, upTo: last, into: destination,
                     boundary: checkpoints == nil ? nil : checkpointInterval,
-                    reachedBoundary: { boundary in
-                        try checkpoints?.save(
-                            destination, at: boundary, checksum: try Self.checksum(of: boundary, reader))
-                    }, progress: progress)
+                    reachedBoundary: { _ in try checkpoints?.save(destination.environment) }, progress: progress)
                 var divergences: [VerificationReport.Divergence] = []
-                try destination.read { rebuilt in
-                    for name in projectionDatabases.keys.sorted() {
-                        guard let storedDatabase = projectionDatabases[name],
-                            let rebuiltDatabase = folded.databases[name]
-                        else { continue }
+                try destination.environment.read { rebuilt in
+                    let pairs = store.databases.keys.sorted().compactMap { name in
+                        store.databases[name].flatMap { stored in destination.databases[name].map { (name, stored, $0) }
+                        }
+                    }
+                    for (name, stored, rebuiltDatabase) in pairs + [
+                        (Self.kindsDatabaseName, store.kinds, destination.kinds)
+                    ] {
                         if let divergence = try Self.firstDivergence(
-                            name, stored: (reader.transaction, storedDatabase), rebuilt: (rebuilt, rebuiltDatabase))
+                            name, stored: (reader.transaction, stored), rebuilt: (rebuilt, rebuiltDatabase))
                         {
                             divergences.append(divergence)
                         }
                     }
                 }
-                if let divergence = try kindCountDivergence(reader, expected: folded.kindCounts) {
-                    divergences.append(divergence)
-                }
                 return VerificationReport(lastSequence: last, divergences: divergences)
             }
         }
-    }
-
-    private func kindCountDivergence(_ reader: JournalReader, expected: [JournalEntry.Kind: UInt64]) throws
-        -> VerificationReport.Divergence?
-    {
-        let stored = try reader.kindCounts()
-        for kind in Set(stored.keys).union(expected.keys).sorted() where stored[kind] != expected[kind] {
-            return VerificationReport.Divergence(
-                database: Self.kindsDatabaseName, key: Array(kind.rawValue.utf8),
-                stored: stored[kind].map(SequenceKey.encode), rebuilt: expected[kind].map(SequenceKey.encode))
-        }
-        return nil
     }
 
     /// Walks two databases in key order together and returns the first key where they differ.

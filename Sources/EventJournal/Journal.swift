@@ -2,8 +2,9 @@ public import Foundation
 public import LMDBStore
 public import Logging
 public import SyncCore
+import Synchronization
 
-/// An append-only journal of entries in LMDB, with projections kept in step with it.
+/// An append-only journal of entries in LMDB, and the projections folded from it.
 ///
 /// ```swift
 /// let journal = try Journal(directory: url, projections: [KindCounts()], clock: SystemWallClock(), logger: logger)
@@ -12,59 +13,114 @@ public import SyncCore
 /// ```
 ///
 /// Guarantees:
-/// - Sequences start at 1 and have no gaps.
-/// - An entry and every projection update it causes commit in one LMDB transaction: after a
-///   crash, the journal is a prefix of what was appended and the projections are its fold.
+/// - Sequences start at 1 and have no gaps. An append is on disk when it returns: the journal
+///   is the one write that is synced at every commit.
+/// - The projections are checkpointed state: always the fold of a prefix of the journal,
+///   never ahead of it, and folded to the journal's end before this journal reads them. They
+///   are committed without a sync right after the entries; after a crash they are recovered
+///   from their last trustworthy state and the journal's tail (see ``openingReport``).
 /// - Every entry carries a CRC-32C checked on every read.
 ///
-/// All methods are synchronous and thread-safe; writers are serialized.
+/// All methods are synchronous and thread-safe; writers are serialized, across processes too.
 public final class Journal: Sendable {
-    /// The envelope and metadata layout this build reads and writes.
-    public static let formatVersion: UInt32 = 1
+    /// The layout this build reads and writes: 2 keeps the journal and the projections in two
+    /// environments (decision 0003); 1 kept both in one, and is converted on open.
+    public static let formatVersion: UInt32 = 2
 
-    /// The LMDB environment holding the journal and its projections.
-    public let environment: Environment
-    /// The projections kept in step with the journal, in apply order.
+    /// Where the store's parts are.
+    public let layout: StoreLayout
+    /// The LMDB environment holding the entries; synced at every commit.
+    public let journalEnvironment: Environment
+    /// The LMDB environment holding the projections; never synced at commit.
+    public let projectionEnvironment: Environment
+    /// The projections folded from the journal, in apply order.
     public let projections: [any Projection]
+    /// What opening the store found and did.
+    public var openingReport: OpeningReport {
+        lifecycle.withLock { $0.openingReport }
+    }
     let clock: any WallClock
     let logger: Logger
     let options: JournalOptions
     let entries: Database
     let meta: Database
-    let kinds: Database
-    let projectionDatabases: [String: Database]
+    let store: ProjectionStore
+    /// This boot's identity, recorded before projections are written without a sync.
+    let bootIdentifier: String
     /// Appends hold it shared; an in-place rebuild holds it exclusively, so no entry is
     /// applied twice or missed while the projections are being refolded.
     let appendGate = ReadWriteLock()
+    let lifecycle: Mutex<Lifecycle>
 
     static let entriesDatabaseName = "journal.entries"
     static let metaDatabaseName = "journal.meta"
-    static let kindsDatabaseName = "journal.kinds"
+    static let kindsDatabaseName = ProjectionStore.kindsDatabaseName
     static let formatVersionKey = Array("format-version".utf8)
-    static let rebuildMarkerKey = Array("rebuild-in-progress".utf8)
+    /// The boot identity under which projections were last written without a sync; absent
+    /// after they were synced on close.
+    static let unsyncedBootKey = Array("projections-unsynced-boot".utf8)
+    /// Incremented each time the projections are restored or rebuilt from scratch, so
+    /// processes opening together repair them once.
+    static let repairGenerationKey = Array("projections-repair-generation".utf8)
+    static let lastCheckpointKey = Array("last-checkpoint".utf8)
 
-    /// Opens (creating when missing) the journal in `directory`.
+    /// What a journal instance is doing beyond its storage.
+    struct Lifecycle {
+        var openingReport: OpeningReport
+        var isClosed = false
+        /// The projections' last commit failed after the journal's: fold the tail before the
+        /// next read.
+        var tailPending = false
+    }
+
+    /// Opens (creating when missing) the store in `directory`.
     ///
-    /// Opening rebuilds, from the entries, every projection whose version changed and any
-    /// rebuild a crash interrupted.
+    /// Opening converts a store of format 1, checks that the projections can be trusted (they
+    /// are not when the machine restarted after they were written without a sync, or when they
+    /// are missing, damaged or of other versions), restores them from the newest checkpoint or
+    /// rebuilds them when not, and folds every entry they have not folded yet. Nothing is read
+    /// before that.
     /// - Parameters:
+    ///   - directory: the store's directory (``StoreLayout``); its `journal/` folder is accepted too.
     ///   - projections: the projections to keep; their database names must be distinct.
     ///   - clock: where entry timestamps come from.
-    ///   - logger: where rebuilds and recoveries are logged.
-    /// - Throws: ``JournalError/Code/newerFormat`` or ``JournalError/Code/needsMigration`` for
-    ///   a store of another format; ``JournalError/Code/storage`` when LMDB cannot open it.
-    public convenience init(
+    ///   - logger: where recoveries and checkpoints are logged.
+    /// - Throws: ``JournalError/Code/newerFormat`` for a store of a newer format;
+    ///   ``JournalError/Code/storage`` when LMDB cannot open it.
+    public init(
         directory: URL, projections: [any Projection] = [], clock: any WallClock,
         options: JournalOptions = JournalOptions(), logger: Logger
     ) throws {
-        let environment: Environment
-        do {
-            environment = try Environment(directory: directory, options: options.environment)
-        } catch {
-            throw JournalError(.storage, "cannot open the store at \(directory.path): \(error)", cause: error)
+        let opened = try JournalOpening(
+            layout: StoreLayout(directory: directory), projections: projections, options: options, logger: logger
+        ).open()
+        layout = opened.layout
+        journalEnvironment = opened.journalEnvironment
+        projectionEnvironment = opened.store.environment
+        store = opened.store
+        entries = opened.entries
+        meta = opened.meta
+        bootIdentifier = opened.bootIdentifier
+        self.projections = projections
+        self.clock = clock
+        self.options = options
+        self.logger = logger
+        lifecycle = Mutex(Lifecycle(openingReport: opened.report))
+        if opened.needsReset { try resetProjections() }
+        let folded = try catchUp(phase: opened.foldPhase)
+        if opened.report.migratedFromFormat != nil { try finishMigration() }
+        let report = lifecycle.withLock { state in
+            state.openingReport.foldedEntries = folded
+            return state.openingReport
         }
-        try self.init(
-            environment: environment, projections: projections, clock: clock, options: options, logger: logger)
+        if report.projections != .trusted || report.foldedEntries > 0 {
+            logger.notice(
+                "opened the store with recovered projections",
+                metadata: [
+                    "journal.directory": "\(layout.directory.path)", "journal.projections": "\(report.projections)",
+                    "journal.folded": "\(report.foldedEntries)", "journal.reason": "\(report.reason ?? "")",
+                ])
+        }
     }
 
     /// Opens the journal in `directory` only if a store already exists there.
@@ -75,75 +131,40 @@ public final class Journal: Sendable {
         directory: URL, projections: [any Projection] = [], clock: any WallClock,
         options: JournalOptions = JournalOptions(), logger: Logger
     ) throws -> Journal {
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) else {
+        guard StoreLayout(directory: directory).holdsStore else {
             throw JournalError(.missingStore, "no journal store at \(directory.path)")
         }
         return try Journal(
             directory: directory, projections: projections, clock: clock, options: options, logger: logger)
     }
 
-    /// Opens the journal inside an existing environment.
-    public init(
-        environment: Environment, projections: [any Projection] = [], clock: any WallClock,
-        options: JournalOptions = JournalOptions(), logger: Logger
-    ) throws {
-        self.environment = environment
-        self.projections = projections
-        self.clock = clock
-        self.options = options
-        self.logger = logger
-        var seenProjections = Set<String>()
-        var databases: [String: Database] = [:]
-        do {
-            entries = try environment.database(named: Self.entriesDatabaseName)
-            meta = try environment.database(named: Self.metaDatabaseName)
-            kinds = try environment.database(named: Self.kindsDatabaseName)
-            for projection in projections {
-                precondition(
-                    seenProjections.insert(projection.name).inserted, "two projections named \(projection.name)")
-                for name in projection.databaseNames {
-                    precondition(!name.hasPrefix("journal."), "database names starting with journal. are reserved")
-                    precondition(databases[name] == nil, "database \(name) is declared by two projections")
-                    databases[name] = try environment.database(named: name)
-                }
-            }
-        } catch {
-            throw Self.wrap(error, "cannot open the journal's databases")
+    deinit {
+        let wasOpen = lifecycle.withLock { state in
+            defer { state.isClosed = true }
+            return !state.isClosed
         }
-        projectionDatabases = databases
-        try checkFormatVersion()
-        try rebuildStaleProjections()
+        guard wasOpen else { return }
+        do {
+            try flushProjections()
+        } catch {
+            logger.warning("could not sync the projections when the journal was released: \(error)")
+        }
     }
 
     // MARK: - Transactions
 
-    /// Runs `body` with a writer in one write transaction and commits everything it appended.
+    /// Runs `body` with a reader over one consistent snapshot of the projections.
     ///
-    /// Read projection state through ``JournalWriter/transaction`` to decide what to append;
-    /// the decision and the entries are then atomic. If `body` throws, nothing is stored.
-    /// `body` may run more than once (see ``LMDBStore/Environment``), so keep outside side
-    /// effects out of it.
-    /// - Throws: ``JournalError`` for storage trouble or invalid entries, or what `body` throws.
-    public func write<T>(_ body: (inout JournalWriter) throws -> T) throws -> T {
-        do {
-            return try appendGate.withSharedLock {
-                try environment.write { transaction in
-                    var writer = try JournalWriter(journal: self, transaction: transaction)
-                    let result = try body(&writer)
-                    try writer.finish()
-                    return result
-                }
-            }
-        } catch {
-            throw Self.wrap(error, "cannot append to the journal")
-        }
-    }
-
-    /// Runs `body` with a reader over one consistent snapshot.
+    /// The snapshot is the fold of the journal through ``JournalReader/lastSequence``. Entries
+    /// are read from the journal itself, in a read transaction begun only if `body` reads one.
     public func read<T>(_ body: (JournalReader) throws -> T) throws -> T {
+        try requireOpen()
+        if lifecycle.withLock({ $0.tailPending }) { _ = try catchUp(phase: .catchingUp) }
         do {
-            return try environment.read { transaction in
-                try body(JournalReader(transaction: transaction, journal: self))
+            return try projectionEnvironment.read { transaction in
+                try journalEnvironment.withDeferredRead { entries in
+                    try body(JournalReader(transaction: transaction, entries: .deferred(entries), journal: self))
+                }
             }
         } catch {
             throw Self.wrap(error, "cannot read the journal")
@@ -199,12 +220,24 @@ public final class Journal: Sendable {
 
     // MARK: - Internals
 
-    func projectionContext(_ transaction: Transaction) -> ProjectionContext {
-        ProjectionContext(transaction: transaction, databases: projectionDatabases)
+    var projectionDatabases: [String: Database] {
+        store.databases
     }
 
-    /// The sequence and timestamp of the last entry; (0, epoch) for an empty journal.
-    func lastEntryHead(in transaction: Transaction) throws -> (sequence: UInt64, timestamp: WallTime) {
+    func projectionContext(_ transaction: Transaction) -> ProjectionContext {
+        store.context(transaction)
+    }
+
+    func requireOpen() throws {
+        guard !lifecycle.withLock({ $0.isClosed }) else {
+            throw JournalError(.closed, "the journal at \(layout.directory.path) is closed")
+        }
+    }
+
+    /// The sequence and timestamp of the last entry; (0, earliest) for an empty journal.
+    static func lastEntryHead(of entries: Database, in transaction: Transaction) throws -> (
+        sequence: UInt64, timestamp: WallTime
+    ) {
         guard let key = try transaction.withCursor(entries, { try $0.lastKey() }) else {
             return (0, WallTime(millisecondsSinceEpoch: Int64.min))
         }
@@ -220,39 +253,20 @@ public final class Journal: Sendable {
         return (sequence, timestamp)
     }
 
-    private func checkFormatVersion() throws {
-        let stored: UInt32? = try Self.guarded("cannot read the journal's format version") {
-            try environment.read { transaction in
-                try transaction.get(meta, key: Self.formatVersionKey).map { bytes in
-                    bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                }
+    /// The checksum stored at the end of the entry at `sequence`, or `nil` when there is none.
+    static func storedChecksum(of sequence: UInt64, entries: Database, in transaction: Transaction) throws -> UInt32? {
+        guard sequence > 0 else { return 0 }
+        return try transaction.withValue(entries, key: SequenceKey.encode(sequence)) { bytes in
+            guard let bytes else { return nil }
+            guard bytes.count >= 4 else {
+                throw JournalError(.corruptEntry, "journal entry \(sequence) is truncated", sequence: sequence)
             }
-        }
-        guard let stored else {
-            try Self.guarded("cannot record the journal's format version") {
-                try environment.write { transaction in
-                    var bytes: [UInt8] = []
-                    bytes.appendBigEndian(Self.formatVersion)
-                    try transaction.put(meta, key: Self.formatVersionKey, value: bytes)
-                }
-            }
-            return
-        }
-        if stored > Self.formatVersion {
-            throw JournalError(
-                .newerFormat,
-                "the journal at \(environment.directory.path) has format \(stored), newer than the \(Self.formatVersion) "
-                    + "this SyncJournal reads; open it with a newer SyncJournal")
-        }
-        if stored < Self.formatVersion {
-            throw JournalError(
-                .needsMigration,
-                "the journal at \(environment.directory.path) has format \(stored) and needs migration to format "
-                    + "\(Self.formatVersion) before this SyncJournal can open it")
+            return bytes.loadLittleEndianUInt32(at: bytes.count - 4)
         }
     }
 
     static func wrap(_ error: any Error, _ context: String) -> any Error {
+        if let full = error as? EnvironmentFull { return wrap(full.cause, context) }
         guard let lmdbError = error as? LMDBError else { return error }
         if lmdbError.isStorageFull {
             return JournalError(.storageFull, "\(context): storage is full (\(lmdbError))", cause: lmdbError)
@@ -267,4 +281,10 @@ public final class Journal: Sendable {
             throw wrap(error, context)
         }
     }
+}
+
+/// A map that filled up during a write, so the write can grow that map and try again.
+struct EnvironmentFull: Error {
+    let environment: Environment
+    let cause: LMDBError
 }

@@ -49,7 +49,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case corruptEntry, gap, newerFormat, needsMigration, invalidEntry, storageFull, storage,
-                malformedExport, notEmpty, missingStore
+                malformedExport, notEmpty, missingStore, closed
         }
 
         private let value: Value
@@ -60,7 +60,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         public static let gap = Code(value: .gap)
         /// The store was written by a newer SyncJournal.
         public static let newerFormat = Code(value: .newerFormat)
-        /// The store was written by an older SyncJournal and must be migrated first.
+        /// The store was written by an older SyncJournal that this one cannot convert.
         public static let needsMigration = Code(value: .needsMigration)
         /// An entry to append breaks a rule (empty kind, oversized field, payload not JSON…).
         public static let invalidEntry = Code(value: .invalidEntry)
@@ -74,6 +74,8 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         public static let notEmpty = Code(value: .notEmpty)
         /// There is no store at the given location.
         public static let missingStore = Code(value: .missingStore)
+        /// The journal was closed; open the store again to use it.
+        public static let closed = Code(value: .closed)
 
         public var description: String {
             value.rawValue

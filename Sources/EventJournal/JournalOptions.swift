@@ -1,16 +1,50 @@
 public import LMDBStore
+public import SyncCore
 
 /// How a ``Journal`` stores its data.
 public struct JournalOptions: Sendable {
-    /// The LMDB environment options (map size, growth, durability).
+    /// The LMDB options of both environments (map size, growth). ``EnvironmentOptions/flushesOnCommit``
+    /// applies to the journal; the projections are never synced at commit.
     public var environment: EnvironmentOptions
 
-    /// How many entries one transaction folds during a rebuild. Rebuilds commit in batches so
-    /// that a journal of millions of entries never needs one enormous transaction.
+    /// How many entries one transaction folds during a rebuild, a recovery or an import.
+    /// Folds commit in batches so that a journal of millions of entries never needs one
+    /// enormous transaction.
     public var rebuildBatchSize: Int = 10_000
+
+    /// When checkpoints of the projections are written.
+    public var checkpoints = CheckpointPolicy()
+
+    /// Tells whether the machine restarted since the projections were last written without a
+    /// sync; see ``SyncCore/BootIdentity``.
+    public var bootIdentity: any BootIdentity = SystemBootIdentity()
+
+    /// Called while opening a store does long work (a migration, a restore, a fold of the
+    /// journal's tail), so tools can show progress.
+    public var openingProgress: (@Sendable (OpeningProgress) -> Void)?
 
     /// Creates the default options.
     public init(environment: EnvironmentOptions = EnvironmentOptions()) {
         self.environment = environment
+    }
+}
+
+/// How far the long work of opening a store has come.
+public struct OpeningProgress: Sendable, Hashable {
+    /// What is being done.
+    public var phase: Phase
+    /// Entries folded so far.
+    public var folded: UInt64
+    /// Entries to fold in all.
+    public var total: UInt64
+
+    /// The kinds of long work opening can do.
+    public enum Phase: String, Sendable, Hashable {
+        /// Converting a store of an older format.
+        case migrating
+        /// Folding the journal into projections restored from a checkpoint or rebuilt.
+        case recovering
+        /// Folding the entries that other processes appended but did not fold.
+        case catchingUp
     }
 }

@@ -1,20 +1,44 @@
 public import LMDBStore
 
-/// Reads the journal and projection state from one consistent snapshot. Get one from
-/// ``Journal/read(_:)``.
+/// Reads the journal and one consistent snapshot of the projections. Get one from
+/// ``Journal/read(_:)`` or ``JournalWriter/reader``.
 public struct JournalReader {
-    /// The read transaction.
+    /// The projections' read transaction.
     public let transaction: Transaction
+    let entrySource: EntrySource
     let journal: Journal
+    /// The snapshot's last entry when it is known without reading it (inside a write).
+    private let knownLastSequence: UInt64?
+
+    /// Where the entries are read from.
+    enum EntrySource {
+        /// A transaction the caller already holds (a write's).
+        case transaction(Transaction)
+        /// A read transaction begun when an entry is first read.
+        case deferred(DeferredReadTransaction)
+    }
+
+    init(transaction: Transaction, entries: EntrySource, journal: Journal, lastSequence: UInt64? = nil) {
+        self.transaction = transaction
+        self.entrySource = entries
+        self.journal = journal
+        knownLastSequence = lastSequence
+    }
 
     /// The handle of a projection database.
     public func database(named name: String) -> Database {
         journal.projectionContext(transaction).database(named: name)
     }
 
-    /// The sequence of the last entry, or 0 for an empty journal.
+    /// The sequence of the last entry folded into this snapshot, or 0 for an empty journal.
+    ///
+    /// The projections are always folded to the journal's end before the journal reads them,
+    /// so this is the journal's last entry as of the snapshot.
     public var lastSequence: UInt64 {
-        get throws { try journal.lastEntryHead(in: transaction).sequence }
+        get throws {
+            if let knownLastSequence { return knownLastSequence }
+            return try journal.store.foldedThrough(transaction).sequence
+        }
     }
 
     /// The entry at `sequence`, or `nil` when there is none.
@@ -22,37 +46,30 @@ public struct JournalReader {
     /// - Throws: ``JournalError/Code/corruptEntry`` when it fails its checksum.
     /// - Complexity: O(log n + entry size).
     public func entry(at sequence: UInt64) throws -> JournalEntry? {
-        try transaction.withValue(journal.entries, key: SequenceKey.encode(sequence)) { bytes in
+        // Entries past the snapshot belong to a later state: another writer may have appended
+        // them after this snapshot began.
+        guard sequence <= (try lastSequence) else { return nil }
+        return try entryTransaction().withValue(journal.entries, key: SequenceKey.encode(sequence)) { bytes in
             guard let bytes else { return nil }
             return try JournalEntry(envelope: bytes, expectedSequence: sequence)
         }
     }
 
-    /// Visits the entries with sequences in `range`, oldest first (or newest first with
-    /// `reverse`), until `body` returns `false`. Each entry's checksum is verified.
+    /// Visits the entries with sequences in `range` (up to the snapshot's last), oldest first
+    /// (or newest first with `reverse`), until `body` returns `false`. Each entry's checksum
+    /// is verified.
     ///
     /// - Throws: ``JournalError/Code/corruptEntry`` at the first corrupt entry,
     ///   ``JournalError/Code/gap`` when a sequence is missing.
     public func forEachEntry(
         in range: ClosedRange<UInt64>, reverse: Bool = false, _ body: (JournalEntry) throws -> Bool
     ) throws {
-        let keys = KeyRange(
-            from: SequenceKey.encode(range.lowerBound), to: SequenceKey.encode(range.upperBound),
-            includesUpperBound: true)
-        var expected: UInt64? = nil
-        try transaction.withCursor(journal.entries) { cursor in
-            try cursor.forEach(in: keys, reverse: reverse) { key, value in
-                guard let sequence = SequenceKey.decode(key) else {
-                    throw JournalError(.corruptEntry, "journal key of \(key.count) bytes is not a sequence number")
-                }
-                if let expected, expected != sequence {
-                    throw JournalError(
-                        .gap, "journal entry \(expected) is missing (found \(sequence) next)", sequence: expected)
-                }
-                expected = reverse ? sequence &- 1 : sequence &+ 1
-                let entry = try value.withUnsafeBytes { try JournalEntry(envelope: $0, expectedSequence: sequence) }
-                return try body(entry)
-            }
+        let last = try lastSequence
+        guard range.lowerBound <= last else { return }
+        let clamped = range.lowerBound...min(range.upperBound, last)
+        try Self.forEachStoredEntry(of: journal.entries, in: entryTransaction(), clamped, reverse: reverse) {
+            entry, _ in
+            try body(entry)
         }
     }
 
@@ -66,20 +83,52 @@ public struct JournalReader {
         return entries
     }
 
-    /// How many entries of `kind` the journal holds. O(log k) in the number of kinds.
+    /// How many entries of `kind` the snapshot holds. O(log k) in the number of kinds.
     public func count(of kind: JournalEntry.Kind) throws -> UInt64 {
-        try transaction.get(journal.kinds, key: Array(kind.rawValue.utf8)).flatMap(SequenceKey.decode) ?? 0
+        try transaction.get(journal.store.kinds, key: Array(kind.rawValue.utf8)).flatMap(SequenceKey.decode) ?? 0
     }
 
     /// The number of entries of every kind present.
     public func kindCounts() throws -> [JournalEntry.Kind: UInt64] {
-        var counts: [JournalEntry.Kind: UInt64] = [:]
-        try transaction.withCursor(journal.kinds) { cursor in
-            try cursor.forEach { key, value in
-                counts[JournalEntry.Kind(rawValue: String(decoding: key, as: UTF8.self))] = SequenceKey.decode(value)
+        try journal.store.kindCounts(transaction)
+    }
+
+    /// The checksum stored with the entry at `sequence`, or `nil` when there is none.
+    func storedChecksum(of sequence: UInt64) throws -> UInt32? {
+        try Journal.storedChecksum(of: sequence, entries: journal.entries, in: entryTransaction())
+    }
+
+    func entryTransaction() throws -> Transaction {
+        switch entrySource {
+        case .transaction(let transaction): transaction
+        case .deferred(let deferred): try deferred.transaction()
+        }
+    }
+
+    /// Visits the stored entries of `range` with their checksums, checking each and that no
+    /// sequence is missing.
+    static func forEachStoredEntry(
+        of entries: Database, in transaction: Transaction, _ range: ClosedRange<UInt64>, reverse: Bool = false,
+        _ body: (_ entry: JournalEntry, _ checksum: UInt32) throws -> Bool
+    ) throws {
+        let keys = KeyRange(
+            from: SequenceKey.encode(range.lowerBound), to: SequenceKey.encode(range.upperBound),
+            includesUpperBound: true)
+        var expected: UInt64 = reverse ? range.upperBound : range.lowerBound
+        try transaction.withCursor(entries) { cursor in
+            try cursor.forEach(in: keys, reverse: reverse) { key, value in
+                guard let sequence = SequenceKey.decode(key) else {
+                    throw JournalError(.corruptEntry, "journal key of \(key.count) bytes is not a sequence number")
+                }
+                guard expected == sequence else {
+                    throw JournalError(
+                        .gap, "journal entry \(expected) is missing (found \(sequence) next)", sequence: expected)
+                }
+                let entry = try value.withUnsafeBytes { try JournalEntry(envelope: $0, expectedSequence: sequence) }
+                guard try body(entry, JournalEntry.storedChecksum(ofEnvelope: value)) else { return false }
+                expected = reverse ? sequence &- 1 : sequence &+ 1
                 return true
             }
         }
-        return counts
     }
 }

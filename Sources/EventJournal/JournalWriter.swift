@@ -1,25 +1,33 @@
 public import LMDBStore
+import Logging
 import SyncCore
 
-/// Appends entries inside one write transaction. Get one from ``Journal/write(_:)``.
+/// Appends entries in one write. Get one from ``Journal/write(_:)``.
 ///
-/// Each ``append(_:)`` applies every projection at once, so reads through ``transaction``
+/// Each ``append(_:)`` stores the entry in the journal's transaction and applies every
+/// projection at once in the projections' transaction, so reads through ``transaction``
 /// afterwards see the effect. Everything done through one writer commits together or not at all.
 public struct JournalWriter {
-    /// The write transaction; use it to read projection state before deciding what to append.
+    /// The projections' write transaction; use it to read projection state before deciding
+    /// what to append.
     public let transaction: Transaction
+    /// The journal's write transaction, where the entries go.
+    let journalTransaction: Transaction
     let journal: Journal
     /// The sequence the next appended entry gets.
     public private(set) var nextSequence: UInt64
     private var lastTimestamp: WallTime
-    private var kindCountDeltas: [JournalEntry.Kind: UInt64] = [:]
+    private var kindDeltas = KindDeltas()
+    /// The checksum of the last entry stored or folded, for the projections' fold mark.
+    private var lastChecksum: UInt32?
     /// The entries appended through this writer, oldest first.
     public private(set) var appended: [JournalEntry] = []
 
-    init(journal: Journal, transaction: Transaction) throws {
+    init(journal: Journal, transaction: Transaction, journalTransaction: Transaction) throws {
         self.journal = journal
         self.transaction = transaction
-        let tail = try journal.lastEntryHead(in: transaction)
+        self.journalTransaction = journalTransaction
+        let tail = try Journal.lastEntryHead(of: journal.entries, in: journalTransaction)
         nextSequence = tail.sequence + 1
         lastTimestamp = tail.timestamp
     }
@@ -29,9 +37,11 @@ public struct JournalWriter {
         journal.projectionContext(transaction).database(named: name)
     }
 
-    /// A reader over this transaction: it sees the entries appended so far and their effects.
+    /// A reader over this write: it sees the entries appended so far and their effects.
     public var reader: JournalReader {
-        JournalReader(transaction: transaction, journal: journal)
+        JournalReader(
+            transaction: transaction, entries: .transaction(journalTransaction), journal: journal,
+            lastSequence: nextSequence - 1)
     }
 
     /// Appends one entry and applies every projection to it.
@@ -56,24 +66,41 @@ public struct JournalWriter {
     /// Stores an already-sequenced entry (import) after checking it continues the journal.
     mutating func store(_ entry: JournalEntry, envelope: [UInt8]) throws {
         precondition(entry.sequence == nextSequence, "journal sequence must be gap-free")
-        try transaction.put(
-            journal.entries, key: SequenceKey.encode(entry.sequence), value: envelope, options: .append)
-        let context = journal.projectionContext(transaction)
-        for projection in journal.projections {
-            try projection.apply(entry, in: context)
-        }
-        kindCountDeltas[entry.kind, default: 0] += 1
+        try journal.putEntry(envelope, sequence: entry.sequence, in: journalTransaction)
+        try journal.store.apply(entry, in: journal.projectionContext(transaction), kinds: &kindDeltas)
         nextSequence += 1
         lastTimestamp = entry.timestamp
+        lastChecksum = JournalEntry.storedChecksum(ofEnvelope: envelope)
         appended.append(entry)
     }
 
-    /// Writes the per-kind counters once per transaction rather than once per entry.
-    func finish() throws {
-        for (kind, delta) in kindCountDeltas {
-            let key = Array(kind.rawValue.utf8)
-            let current = try transaction.get(journal.kinds, key: key).flatMap(SequenceKey.decode) ?? 0
-            try transaction.put(journal.kinds, key: key, value: SequenceKey.encode(current + delta))
+    /// Folds the entries that are in the journal but not yet in the projections: another
+    /// process appended them and stopped before it folded them.
+    mutating func foldTail(after folded: FoldMark) throws {
+        let last = nextSequence - 1
+        precondition(folded.sequence <= last, "the projections are ahead of the journal")
+        guard folded.sequence < last else { return }
+        journal.logger.notice(
+            "folding entries another process appended",
+            metadata: ["journal.from": "\(folded.sequence + 1)", "journal.to": "\(last)"])
+        let context = journal.projectionContext(transaction)
+        try JournalReader.forEachStoredEntry(
+            of: journal.entries, in: journalTransaction, (folded.sequence + 1)...last
+        ) { entry, checksum in
+            try journal.store.apply(entry, in: context, kinds: &kindDeltas)
+            lastChecksum = checksum
+            return true
         }
+    }
+
+    /// Writes what one write changes once: the kind counts, the projections' fold mark and
+    /// the note that they hold unsynced writes.
+    /// - Returns: whether a checkpoint is due.
+    func finish() throws -> Bool {
+        guard let lastChecksum else { return false }
+        try journal.noteUnsyncedProjections(in: journalTransaction)
+        try journal.store.write(kindDeltas, in: transaction)
+        try journal.store.record(FoldMark(sequence: nextSequence - 1, checksum: lastChecksum), in: transaction)
+        return try journal.isCheckpointDue(lastSequence: nextSequence - 1, at: lastTimestamp, in: journalTransaction)
     }
 }

@@ -3,8 +3,10 @@ public import SyncCore
 
 /// State derived from the journal: a deterministic fold of its entries.
 ///
-/// A projection keeps its state in its own named databases and updates them in the same
-/// write transaction as the entry that caused the change, so the two can never disagree.
+/// A projection keeps its state in its own named databases, in the projections' environment,
+/// and folds each entry in the write that appends it: the entry commits to the journal (synced)
+/// and the projection's changes right after it, so readers never see one without the other and
+/// the projections are always the fold of a prefix of the journal (decision 0003).
 ///
 /// ```swift
 /// struct KindCounts: Projection {

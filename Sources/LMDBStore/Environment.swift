@@ -39,8 +39,9 @@ public final class Environment: Sendable {
     // environment handle; `nonisolated(unsafe)` documents that the compiler cannot see this.
     nonisolated(unsafe) let pointer: LMDBCalls.Environment
     /// Serializes this process's writers. (A `Mutex` would require a `sending` result.)
-    private let writerLock = ReadWriteLock()
-    private let mapLock = ReadWriteLock()
+    let writerLock = ReadWriteLock()
+    /// Transactions hold it shared; growing the map holds it exclusively.
+    let mapLock = ReadWriteLock()
     private let databases = Mutex([String: Database]())
     private let currentMapSize: Mutex<Int>
     /// Failures planted by tests. Reserved for tests: do not use.
@@ -141,6 +142,11 @@ public final class Environment: Sendable {
             while true {
                 do {
                     return try mapLock.withSharedLock { try runWriteTransaction(body) }
+                } catch let error as WriteBeginFailure where error.code == .mapResized && !adoptedResize {
+                    adoptedResize = true
+                    try adoptMapSizeFromFile()
+                } catch let error as WriteBeginFailure {
+                    throw error.code
                 } catch let error as LMDBError where error == .mapFull && attempt < options.mapFullRetryCountMax {
                     attempt += 1
                     try growMap()
@@ -166,9 +172,14 @@ public final class Environment: Sendable {
         try LMDBCalls.environmentCopy(pointer, to: destination.path, compact: compact)
     }
 
-    private func runWriteTransaction<T>(_ body: (Transaction) throws -> T) throws -> T {
-        if let fault = faults.take(.begin) { throw fault }
-        let transaction = try LMDBCalls.transactionBegin(pointer, readOnly: false)
+    func runWriteTransaction<T>(_ body: (Transaction) throws -> T) throws -> T {
+        let transaction: LMDBCalls.Transaction
+        do {
+            if let fault = faults.take(.begin) { throw fault }
+            transaction = try LMDBCalls.transactionBegin(pointer, readOnly: false)
+        } catch let error as LMDBError {
+            throw WriteBeginFailure(code: error)
+        }
         let result: T
         do {
             result = try body(Transaction(pointer: transaction, environment: self, isReadOnly: false))
@@ -188,7 +199,7 @@ public final class Environment: Sendable {
     /// Another process grew the map beyond ours (`MDB_MAP_RESIZED`): adopt the size recorded in
     /// the file. Size 0 tells LMDB to do exactly that; the exclusive lock guarantees that no
     /// transaction of this process is active, as `mdb_env_set_mapsize` requires.
-    private func adoptMapSizeFromFile() throws {
+    func adoptMapSizeFromFile() throws {
         try mapLock.withExclusiveLock {
             try LMDBCalls.environmentSetMapSize(pointer, 0)
             let info = try LMDBCalls.environmentInfo(pointer)
@@ -196,7 +207,12 @@ public final class Environment: Sendable {
         }
     }
 
-    private func growMap() throws {
+    /// Doubles the map, up to ``EnvironmentOptions/mapSizeMaxBytes``.
+    ///
+    /// Reserved for code that runs its own retries (``writeOnce(_:)``): do not call it while a
+    /// transaction of this environment is open on the same thread.
+    /// - Throws: ``LMDBError/mapFull`` when the map is already as large as allowed.
+    package func growMap() throws {
         try mapLock.withExclusiveLock {
             let current = currentMapSize.withLock { $0 }
             guard current < options.mapSizeMaxBytes else { throw LMDBError.mapFull }

@@ -58,6 +58,57 @@ public struct Transaction {
         try LMDBCalls.databaseEmpty(pointer, database.handle)
     }
 
+    /// Deletes `database` from the environment, with its entries; its handle is closed when the
+    /// transaction commits. The corresponding LMDB call is `mdb_drop(…, 1)`.
+    public func drop(_ database: Database) throws {
+        precondition(!isReadOnly, "drop in a read-only transaction")
+        try check(database)
+        try LMDBCalls.databaseDelete(pointer, database.handle)
+    }
+
+    /// Deletes the named database `name` and its entries when it exists; returns whether it did.
+    ///
+    /// For databases this process has no handle for (a store being converted). The
+    /// corresponding LMDB calls are `mdb_dbi_open` and `mdb_drop(…, 1)`.
+    @discardableResult
+    public func dropDatabase(named name: String) throws -> Bool {
+        precondition(!isReadOnly, "drop in a read-only transaction")
+        let handle: UInt32
+        do {
+            handle = try LMDBCalls.databaseOpen(pointer, name: name, create: false)
+        } catch {
+            if error == .notFound { return false }
+            throw error
+        }
+        try LMDBCalls.databaseDelete(pointer, handle)
+        return true
+    }
+
+    /// The names of the named databases in the environment, in byte order.
+    ///
+    /// They are the keys of LMDB's main database. The corresponding LMDB calls are
+    /// `mdb_dbi_open(NULL)` and a cursor over it.
+    public func databaseNames() throws -> [String] {
+        let main = try LMDBCalls.databaseOpen(pointer, name: nil, create: false)
+        let cursor = try LMDBCalls.cursorOpen(pointer, main)
+        defer { LMDBCalls.cursorClose(cursor) }
+        var names: [String] = []
+        var entry = try LMDBCalls.cursorGetKey(cursor, .first)
+        while let key = entry {
+            names.append(String(decoding: key, as: UTF8.self))
+            entry = try LMDBCalls.cursorGetKey(cursor, .next)
+        }
+        return names
+    }
+
+    /// How many entries `database` holds and how many bytes of pages they take.
+    /// The corresponding LMDB function is `mdb_stat`.
+    public func statistics(_ database: Database) throws -> DatabaseStatistics {
+        try check(database)
+        let stat = try LMDBCalls.databaseStatistics(pointer, database.handle)
+        return DatabaseStatistics(entryCount: stat.entries, pageBytes: stat.pages * stat.pageSize)
+    }
+
     /// The number of entries in `database`. The corresponding LMDB function is `mdb_stat`.
     public func entryCount(_ database: Database) throws -> Int {
         try check(database)

@@ -26,6 +26,10 @@ public final class SyncStore: Sendable {
 
     /// Opens (creating when missing) the store in `directory`.
     ///
+    /// The directory holds the journal, the projections and their checkpoints
+    /// (`EventJournal.StoreLayout`). Opening recovers the projections when it must; see
+    /// `Journal.init(directory:projections:clock:options:logger:)`.
+    ///
     /// - Parameters:
     ///   - clock: stamps entries and `_soupLastModifiedDate`.
     ///   - idGenerator: numbers local ids; by default microsecond readings of `clock`, so ids
@@ -43,11 +47,13 @@ public final class SyncStore: Sendable {
     ///
     /// - Throws: `JournalError` with code `missingStore` when `directory` holds no store.
     public static func openExisting(
-        directory: URL, clock: any WallClock, idGenerator: (any IDGenerator)? = nil, logger: Logger
+        directory: URL, clock: any WallClock, idGenerator: (any IDGenerator)? = nil,
+        options: JournalOptions = JournalOptions(), logger: Logger
     ) throws -> SyncStore {
-        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("data.mdb").path) else {
+        guard StoreLayout(directory: directory).holdsStore else {
             throw JournalError(.missingStore, "no SyncJournal store at \(directory.path)")
         }
-        return try SyncStore(directory: directory, clock: clock, idGenerator: idGenerator, logger: logger)
+        return try SyncStore(
+            directory: directory, clock: clock, idGenerator: idGenerator, options: options, logger: logger)
     }
 }

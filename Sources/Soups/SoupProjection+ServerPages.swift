@@ -5,7 +5,7 @@ import SyncCore
 // The sync-down entries that change soups: fetched pages and ghost cleanings.
 //
 // MobileSync writes these entries; Soups folds them so that the records and the sync's
-// watermark commit in the same transaction as the append (DESIGN invariant 4). Soups must not
+// watermark come from the one entry and commit together (DESIGN invariant 4). Soups must not
 // import MobileSync (layers depend one way), so the kinds and header fields are read here by
 // their names, as docs/mobilesync.md documents them. Everything the fold needs is in the entry:
 // the soup, the sync id, the id field and the merge mode.

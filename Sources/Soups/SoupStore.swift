@@ -5,7 +5,7 @@ public import SyncCore
 /// A SmartStore-compatible record store whose soups are a projection of a journal.
 ///
 /// Every change is one journal entry (or a few, in one write transaction) that the
-/// ``SoupProjection`` folds into records, indexes and the dirty set in the same transaction.
+/// ``SoupProjection`` folds into records, indexes and the dirty set in the write that appends it.
 /// The store decides ids and times before appending, from the projection's state and the
 /// injected clock, so that the fold stays a pure function of the journal.
 ///

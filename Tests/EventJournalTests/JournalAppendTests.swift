@@ -140,7 +140,7 @@ import Testing
         let drafts = (0..<8000).map { _ in JournalEntry.Draft(kind: "blob", payload: payload) }
         try journal.append(drafts)
         #expect(try journal.lastSequence() == 8000)
-        #expect(journal.environment.mapSizeBytes > 1 << 20)
+        #expect(journal.journalEnvironment.mapSizeBytes > 1 << 20)
         #expect(try journal.verify().isConsistent)
     }
 

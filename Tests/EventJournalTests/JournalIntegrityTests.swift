@@ -8,9 +8,9 @@ import Testing
 @Suite struct JournalIntegrityTests {
     /// Flips one byte of the stored envelope of entry `sequence`, bypassing the journal.
     private func flipByte(at offset: Int, ofEntry sequence: UInt64, in journal: Journal) throws {
-        let entries = try journal.environment.database(named: "journal.entries")
+        let entries = try journal.journalEnvironment.database(named: "journal.entries")
         let key = withUnsafeBytes(of: sequence.bigEndian) { Array($0) }
-        try journal.environment.write { transaction in
+        try journal.journalEnvironment.write { transaction in
             var value = try #require(try transaction.get(entries, key: key))
             value[offset % value.count] ^= 0x01
             try transaction.put(entries, key: key, value: value)
@@ -56,8 +56,8 @@ import Testing
         defer { fixture.directory.remove() }
         let journal = try fixture.open()
         try journal.append((1...5).map { note("text \($0)", $0) })
-        let entries = try journal.environment.database(named: "journal.entries")
-        _ = try journal.environment.write {
+        let entries = try journal.journalEnvironment.database(named: "journal.entries")
+        _ = try journal.journalEnvironment.write {
             try $0.delete(entries, key: withUnsafeBytes(of: UInt64(3).bigEndian) { Array($0) })
         }
         let error = try #require(throws: JournalError.self) { try journal.entries(in: 1...5) }
@@ -80,8 +80,8 @@ import Testing
         defer { fixture.directory.remove() }
         let journal = try fixture.open()
         try journal.append([note("a", 1), JournalEntry.Draft(kind: "zeta")])
-        let counts = try journal.environment.database(named: KindCountsProjection.databaseName)
-        try journal.environment.write { transaction in
+        let counts = try journal.projectionEnvironment.database(named: KindCountsProjection.databaseName)
+        try journal.projectionEnvironment.write { transaction in
             try transaction.put(counts, key: Array("note.added".utf8), value: [UInt8](repeating: 9, count: 16))
             try transaction.put(counts, key: Array("bogus".utf8), value: [1])
         }
@@ -99,8 +99,8 @@ import Testing
         defer { fixture.directory.remove() }
         let journal = try fixture.open()
         try journal.append((1...50).map { note("text \($0)", $0) })
-        let counts = try journal.environment.database(named: KindCountsProjection.databaseName)
-        try journal.environment.write { try $0.clear(counts) }
+        let counts = try journal.projectionEnvironment.database(named: KindCountsProjection.databaseName)
+        try journal.projectionEnvironment.write { try $0.clear(counts) }
         #expect(!(try journal.verify().isConsistent))
         var batches: [UInt64] = []
         var options = JournalOptions()
@@ -117,30 +117,43 @@ import Testing
         do {
             let journal = try fixture.open(version: 1)
             try journal.append((1...10).map { note("text \($0)", $0) })
-            let counts = try journal.environment.database(named: KindCountsProjection.databaseName)
-            try journal.environment.write { try $0.clear(counts) }
+            let counts = try journal.projectionEnvironment.database(named: KindCountsProjection.databaseName)
+            try journal.projectionEnvironment.write { try $0.clear(counts) }
         }
         let reopened = try fixture.open(version: 2)
         #expect(try reopened.read { try KindCountsProjection.counts(in: $0) } == ["note.added": 10])
         #expect(try reopened.verify().isConsistent)
     }
 
-    @Test func anInterruptedRebuildIsRedoneOnOpen() throws {
+    /// What a crash in the middle of a rebuild leaves: projections folded through an earlier
+    /// entry than the journal's last. Opening folds the rest.
+    @Test func projectionsBehindTheJournalAreFoldedToItsEndOnOpen() throws {
         let fixture = try JournalFixture()
         defer { fixture.directory.remove() }
         do {
-            let journal = try fixture.open()
+            var options = JournalOptions()
+            options.rebuildBatchSize = 4
+            let journal = try fixture.open(options: options)
             try journal.append((1...10).map { note("text \($0)", $0) })
-            let meta = try journal.environment.database(named: "journal.meta")
-            let counts = try journal.environment.database(named: KindCountsProjection.databaseName)
-            // What a crash in the middle of a rebuild leaves: the marker and a half-built projection.
-            try journal.environment.write { transaction in
-                try transaction.put(meta, key: Array("rebuild-in-progress".utf8), value: Array("kind-counts".utf8))
+            var seen: [UInt64] = []
+            try journal.rebuild { folded, _ in seen.append(folded) }
+            #expect(seen == [4, 8, 10])
+            let counts = try journal.projectionEnvironment.database(named: KindCountsProjection.databaseName)
+            let fold = try journal.projectionEnvironment.database(named: "journal.fold")
+            let kinds = try journal.projectionEnvironment.database(named: "journal.kinds")
+            try journal.projectionEnvironment.write { transaction in
                 try transaction.clear(counts)
+                try transaction.clear(kinds)
+                var mark: [UInt8] = withUnsafeBytes(of: UInt64(0).bigEndian) { Array($0) }
+                mark += [0, 0, 0, 0]
+                try transaction.put(fold, key: Array("folded-through".utf8), value: mark)
             }
         }
         let reopened = try fixture.open()
+        #expect(reopened.openingReport.foldedEntries == 10)
+        #expect(reopened.openingReport.projections == .trusted)
         #expect(try reopened.read { try KindCountsProjection.counts(in: $0) } == ["note.added": 10])
+        #expect(try reopened.verify().isConsistent)
     }
 
     @Test func rebuildUpToASequenceMaterializesThePast() throws {
@@ -156,14 +169,14 @@ import Testing
         #expect(try past.read { try $0.get(counts, key: Array("late".utf8)) } == nil)
     }
 
-    @Test func aNewerFormatIsRefusedAndAnOlderOneNeedsMigration() throws {
+    @Test func aNewerFormatIsRefusedAndAnUnknownOlderOneNeedsMigration() throws {
         let fixture = try JournalFixture()
         defer { fixture.directory.remove() }
-        for (stored, expected) in [(UInt32(2), JournalError.Code.newerFormat), (0, .needsMigration)] {
+        for (stored, expected) in [(Journal.formatVersion + 1, JournalError.Code.newerFormat), (0, .needsMigration)] {
             do {
                 let journal = try fixture.open()
-                let meta = try journal.environment.database(named: "journal.meta")
-                try journal.environment.write { transaction in
+                let meta = try journal.journalEnvironment.database(named: "journal.meta")
+                try journal.journalEnvironment.write { transaction in
                     try transaction.put(
                         meta, key: Array("format-version".utf8),
                         value: withUnsafeBytes(of: stored.bigEndian) { Array($0) })
@@ -172,7 +185,8 @@ import Testing
             let error = try #require(throws: JournalError.self) { try fixture.open() }
             #expect(error.code == expected)
             #expect(error.message.contains("format \(stored)"))
-            let meta = try Environment(directory: fixture.directory.appending("store"))
+            let meta = try Environment(
+                directory: fixture.directory.appending("store").appendingPathComponent("journal"))
             let database = try meta.database(named: "journal.meta")
             try meta.write { transaction in
                 try transaction.put(

@@ -35,7 +35,7 @@ import Testing
         defer { directory.remove() }
         let store = try makeStore()
         do {
-            let environment = try Environment(directory: store)
+            let environment = try Environment(directory: store.appendingPathComponent("journal"))
             let entries = try environment.database(named: "journal.entries")
             let key = withUnsafeBytes(of: UInt64(17).bigEndian) { Array($0) }
             try environment.write { transaction in

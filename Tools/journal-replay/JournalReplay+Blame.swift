@@ -8,7 +8,7 @@ extension JournalReplay {
         static let configuration = CommandConfiguration(
             abstract: "List the entries that shaped one record, and what each did.")
 
-        @Argument(help: "The store directory.") var store: String
+        @Argument(help: storeArgumentHelp) var store: String
         @Argument(help: "The soup.") var soup: String
         @Argument(help: "The record: the value of its Id field, or its _soupEntryId.") var id: String
         @Flag(help: "Print a JSON array of events.") var json = false

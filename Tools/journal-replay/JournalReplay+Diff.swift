@@ -7,8 +7,8 @@ extension JournalReplay {
             abstract: "Compare two stores: the first differing entry and the first divergent key of each projection; "
                 + "exit 1 when they differ.")
 
-        @Argument(help: "The first store directory.") var storeA: String
-        @Argument(help: "The second store directory.") var storeB: String
+        @Argument(help: "The first store directory (or the journal/ folder inside it).") var storeA: String
+        @Argument(help: "The second store directory (or the journal/ folder inside it).") var storeB: String
 
         func run() throws {
             let first = try openStore(storeA)

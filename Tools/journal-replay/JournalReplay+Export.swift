@@ -10,7 +10,7 @@ extension JournalReplay {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write the entries as JSON lines on standard output.")
 
-        @Argument(help: "The store directory.") var store: String
+        @Argument(help: storeArgumentHelp) var store: String
         @Option(help: "The last sequence to export.") var to: UInt64?
 
         func run() throws {
@@ -28,7 +28,7 @@ extension JournalReplay {
             abstract: "Append the entries of a JSON-lines export to a store (created when missing).")
 
         @Argument(help: "The export file.") var file: String
-        @Argument(help: "The store directory.") var store: String
+        @Argument(help: storeArgumentHelp) var store: String
 
         func run() throws {
             do {

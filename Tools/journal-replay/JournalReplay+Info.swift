@@ -5,15 +5,18 @@ import SyncCore
 
 extension JournalReplay {
     struct Info: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Summarize a store: entries, kinds, time span.")
+        static let configuration = CommandConfiguration(
+            abstract: "Summarize a store: entries, kinds, time span, files, checkpoints and recovery.")
 
-        @Argument(help: "The store directory.") var store: String
+        @Argument(help: storeArgumentHelp) var store: String
         @Flag(help: "Print one JSON document.") var json = false
 
         func run() throws {
             let journal = try openStore(store)
             let summary: JSONValue
             do {
+                let statistics = try journal.statistics()
+                let report = journal.openingReport
                 summary = try journal.read { reader in
                     let last = try reader.lastSequence
                     let first = last > 0 ? try reader.entry(at: 1) : nil
@@ -27,7 +30,14 @@ extension JournalReplay {
                         "lastSequence": .number(JSONNumber(Int64(last))), "kinds": .object(kinds),
                         "firstTimestamp": first.map { .string($0.timestamp.salesforceFormat) } ?? .null,
                         "lastTimestamp": newest.map { .string($0.timestamp.salesforceFormat) } ?? .null,
-                        "mapSizeBytes": .number(JSONNumber(Int64(journal.environment.mapSizeBytes))),
+                        "journalFileBytes": .number(JSONNumber(Int64(statistics.journalFileBytes))),
+                        "journalEntryBytes": .number(JSONNumber(Int64(statistics.journalEntryBytes))),
+                        "projectionFileBytes": .number(JSONNumber(Int64(statistics.projectionFileBytes))),
+                        "checkpoints": .array(statistics.checkpointSequences.map { .number(JSONNumber(Int64($0))) }),
+                        "checkpointBytes": .number(JSONNumber(Int64(statistics.checkpointBytes))),
+                        "projectionsUnsynced": .bool(statistics.projectionsHaveUnsyncedWrites),
+                        "projectionsOnOpen": .string(report.projections.description),
+                        "foldedOnOpen": .number(JSONNumber(Int64(report.foldedEntries))),
                     ]
                 }
             } catch {
@@ -40,6 +50,12 @@ extension JournalReplay {
             print("store:          \(store)")
             print("format version: \(Journal.formatVersion)")
             print("entries:        \(summary["lastSequence"]?.number?.text ?? "0")")
+            print("journal file:   \(summary["journalFileBytes"]?.number?.text ?? "0") bytes")
+            print(
+                "projections:    \(summary["projectionFileBytes"]?.number?.text ?? "0") bytes, \(summary["projectionsOnOpen"]?.string ?? "") on open"
+            )
+            let checkpoints = (summary["checkpoints"]?.array ?? []).compactMap { $0.number?.text }
+            print("checkpoints:    \(checkpoints.isEmpty ? "none" : checkpoints.joined(separator: ", "))")
             print(
                 "time span:      \(summary["firstTimestamp"]?.string ?? "-") … \(summary["lastTimestamp"]?.string ?? "-")"
             )

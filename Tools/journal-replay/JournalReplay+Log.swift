@@ -6,7 +6,7 @@ extension JournalReplay {
     struct Log: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List entries, optionally filtered.")
 
-        @Argument(help: "The store directory.") var store: String
+        @Argument(help: storeArgumentHelp) var store: String
         @Option(help: "The first sequence to show.") var from: UInt64 = 1
         @Option(help: "The last sequence to show.") var to: UInt64?
         @Option(help: "Only entries of this kind.") var kind: String?

@@ -11,7 +11,7 @@ extension JournalReplay {
         static let configuration = CommandConfiguration(
             abstract: "Rebuild every projection from the journal, in place.")
 
-        @Argument(help: "The store directory.") var store: String
+        @Argument(help: storeArgumentHelp) var store: String
 
         func run() throws {
             let journal = try openStore(store)

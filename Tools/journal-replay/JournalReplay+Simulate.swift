@@ -3,11 +3,11 @@ import Foundation
 import SyncTesting
 
 extension JournalReplay {
-    /// Runs a seeded simulation campaign: random sessions with faults and crashes, invariants
+    /// Runs a seeded simulation campaign: random sessions with faults, crashes and power losses, invariants
     /// checked after every step; on a failure, the seed and the shortest failing steps found.
     struct Simulate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run a seeded simulation with faults and crashes; exit 1 if an invariant breaks.")
+            abstract: "Run a seeded simulation with faults, crashes and power losses; exit 1 if an invariant breaks.")
 
         @Option(help: "The first seed.") var seed: UInt64
         @Option(help: "Steps per seed.") var steps: Int = 200
@@ -25,7 +25,8 @@ extension JournalReplay {
                 let (outcome, shortest) = try await SyncSimulation.campaign(seed: seed, steps: steps)
                 let line =
                     "seed \(seed): \(outcome.stepsRun) steps, \(outcome.syncsDone) syncs DONE, "
-                    + "\(outcome.syncsFailed) FAILED or STOPPED, \(outcome.crashes) crashes"
+                    + "\(outcome.syncsFailed) FAILED or STOPPED, \(outcome.crashes) crashes, "
+                    + "\(outcome.powerLosses) power losses"
                 guard let failure = outcome.failure else {
                     print(line + ": every invariant held")
                     continue

@@ -7,7 +7,7 @@ extension JournalReplay {
         static let configuration = CommandConfiguration(
             abstract: "Show the projections (soups, flags, watermarks, ghosts) as they were after an entry.")
 
-        @Argument(help: "The store directory.") var store: String
+        @Argument(help: storeArgumentHelp) var store: String
         @Option(name: .customLong("as-of"), help: "The last entry to include (default: the newest).")
         var asOf: UInt64?
         @Option(help: "Only this soup.") var soup: String?

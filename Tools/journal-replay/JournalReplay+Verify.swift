@@ -11,17 +11,14 @@ extension JournalReplay {
         static let configuration = CommandConfiguration(
             abstract: "Check every checksum and compare the projections with a rebuild; exit 1 on any divergence.")
 
-        @Argument(help: "The store directory.") var store: String
+        @Argument(help: storeArgumentHelp) var store: String
 
         func run() throws {
             let report: VerificationReport
             do {
                 // Opening may refold projections from the entries, so a damaged entry can
                 // already show here; either way it is a divergence, not a tool failure.
-                let journal = try SyncStore.openExisting(
-                    directory: URL(fileURLWithPath: store), clock: SystemWallClock(),
-                    logger: Logger(label: "journal-replay")
-                ).journal
+                let journal = try openSyncStore(store).journal
                 let progress = ProgressReporter("verifying")
                 // The fold passes every round sequence anyway: leaving checkpoints there makes
                 // every later `state --as-of` fold at most one interval (docs/benchmarks.md).

@@ -5,6 +5,7 @@ import Logging
 import MobileSync
 import Soups
 import SyncCore
+import ToolSupport
 
 @main
 struct JournalReplay: AsyncParsableCommand {
@@ -45,15 +46,30 @@ enum ExitStatus {
     static let storeError = ExitCode(3)
 }
 
+/// What every subcommand's STORE argument accepts.
+let storeArgumentHelp = ArgumentHelp(
+    "The store directory (what msync --store names), or the journal/ folder inside it.", valueName: "store")
+
 /// Opens an existing store, turning errors into one clear line and exit status 3.
 func openStore(_ path: String) throws -> Journal {
     do {
-        return try SyncStore.openExisting(
-            directory: URL(fileURLWithPath: path), clock: SystemWallClock(), logger: Logger(label: "journal-replay")
-        ).journal
+        return try openSyncStore(path).journal
     } catch {
         throw fail(error)
     }
+}
+
+/// Opens an existing store with every projection, showing the progress of a long recovery or
+/// conversion on standard error.
+func openSyncStore(_ path: String) throws -> SyncStore {
+    let progress = PhasedProgress()
+    defer { progress.finish() }
+    var options = JournalOptions()
+    options.openingProgress = { step in progress.update("\(step.phase.rawValue) the store", step.folded, of: step.total)
+    }
+    return try SyncStore.openExisting(
+        directory: URL(fileURLWithPath: path), clock: SystemWallClock(), options: options,
+        logger: Logger(label: "journal-replay"))
 }
 
 /// Prints one line for `error` on standard error and returns the exit status to throw.

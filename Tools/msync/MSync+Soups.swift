@@ -1,14 +1,24 @@
 import ArgumentParser
+import EventJournal
 import Foundation
 import Logging
 import MobileSync
 import Soups
 import SyncCore
+import ToolSupport
 
-/// Opens the store named by the global options, creating it when missing.
+/// Opens the store named by the global options, creating it when missing. Long recoveries and
+/// conversions show their progress on standard error.
 func openStore(_ global: GlobalOptions) throws -> SyncStore {
     try reportingFailures {
-        try SyncStore(directory: global.storeURL, clock: SystemWallClock(), logger: Logger(label: "msync"))
+        let progress = PhasedProgress()
+        defer { progress.finish() }
+        var options = JournalOptions()
+        options.openingProgress = { step in
+            progress.update("\(step.phase.rawValue) the store", step.folded, of: step.total)
+        }
+        return try SyncStore(
+            directory: global.storeURL, clock: SystemWallClock(), options: options, logger: Logger(label: "msync"))
     }
 }
 

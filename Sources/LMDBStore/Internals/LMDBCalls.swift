@@ -102,6 +102,20 @@ enum LMDBCalls {
         try check(mdb_drop(transaction, MDB_dbi(database), 0))
     }
 
+    static func databaseDelete(_ transaction: Transaction, _ database: UInt32) throws(LMDBError) {
+        try check(mdb_drop(transaction, MDB_dbi(database), 1))
+    }
+
+    static func databaseStatistics(_ transaction: Transaction, _ database: UInt32) throws(LMDBError) -> (
+        entries: Int, pages: Int, pageSize: Int
+    ) {
+        var stat = MDB_stat()
+        try check(mdb_stat(transaction, MDB_dbi(database), &stat))
+        return (
+            Int(stat.ms_entries), stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages, Int(stat.ms_psize)
+        )
+    }
+
     // MARK: - Data
 
     /// Calls `body` with the stored value, which is valid only until the transaction writes or ends.

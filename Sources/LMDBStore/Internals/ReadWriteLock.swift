@@ -30,6 +30,16 @@ package final class ReadWriteLock: @unchecked Sendable {
         return try body()
     }
 
+    /// Takes the lock shared until ``unlock()``; for holders whose scope is not one call.
+    package func lockShared() {
+        pthread_rwlock_rdlock(lock)
+    }
+
+    /// Releases a lock taken with ``lockShared()``.
+    package func unlock() {
+        pthread_rwlock_unlock(lock)
+    }
+
     package func withExclusiveLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_rwlock_wrlock(lock)
         defer { pthread_rwlock_unlock(lock) }

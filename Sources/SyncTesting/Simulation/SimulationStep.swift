@@ -26,8 +26,12 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
     case faults(on: Bool)
     /// The server expires every access token.
     case expireToken
-    /// The app dies and starts again: the store and the sync manager are reopened.
+    /// The app's process is killed and starts again: nothing is closed or synced, the store
+    /// and the sync manager are reopened.
     case crash
+    /// The machine loses power: what the projections wrote without a sync is damaged (`damage`
+    /// picks how), the machine restarts (a new boot identity) and the app reopens the store.
+    case powerLoss(damage: UInt64)
 
     /// A step drawn from `random`, with the weights of a busy offline-first app.
     static func random(using random: inout SplitMix64) -> SimulationStep {
@@ -45,7 +49,8 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
         case 82..<86: return .cleanGhosts
         case 86..<92: return .faults(on: pick % 2 == 0)
         case 92..<95: return .expireToken
-        default: return .crash
+        case 95..<98: return .crash
+        default: return .powerLoss(damage: pick)
         }
     }
 
@@ -63,6 +68,7 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
         case .faults(let on): on ? "faultsOn" : "faultsOff"
         case .expireToken: "expireToken"
         case .crash: "crash"
+        case .powerLoss(let damage): "powerLoss(\(damage % 4))"
         }
     }
 }

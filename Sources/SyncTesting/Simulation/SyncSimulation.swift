@@ -9,7 +9,8 @@ import SyncCore
 
 /// A seeded simulation of an offline-first app: random interleavings of local edits, edits by
 /// another client on the server, sync down and up, reSync, ghost cleaning, network faults,
-/// token expiry and crashes, with the product's invariants checked after every step.
+/// token expiry, process crashes and power losses, with the product's invariants checked after
+/// every step.
 ///
 /// Everything is deterministic for a seed: the simulator runs in-process with a logical clock
 /// and seeded faults, the store's clock and ids are manual, and the client's jitter is seeded.
@@ -35,8 +36,11 @@ public final class SyncSimulation {
         public var syncsDone = 0
         /// See ``syncsDone``.
         public var syncsFailed = 0
-        /// How many crashes (reopen of the store) the run went through.
+        /// How many process crashes (the store reopened without being closed) the run went through.
         public var crashes = 0
+        /// How many power losses (unsynced projection files damaged, a new boot, the store
+        /// reopened) the run went through.
+        public var powerLosses = 0
         /// Clean records at the end that no sync down owns and the server no longer has: created
         /// here, uploaded, then deleted on the server before any sync down fetched them. Ghost
         /// cleaning is scoped by `__sync_id__` (decision 0313), so nothing removes them.
@@ -51,6 +55,7 @@ public final class SyncSimulation {
     private let seed: UInt64
     private let directory: TemporaryDirectory
     private let clock: ManualWallClock
+    private let boot = ManualBootIdentity()
     private let simulator: SalesforceSimulator
     private let client: SalesforceClient
     private var store: SyncStore?
@@ -220,6 +225,13 @@ public final class SyncSimulation {
             simulator.expireAccessTokens()
         case .crash:
             outcome.crashes += 1
+            store.journal.abandon()
+            try reopen()
+        case .powerLoss(let damage):
+            outcome.powerLosses += 1
+            store.journal.abandon()
+            try Self.damageUnsyncedProjections(of: directory.appending("store"), how: damage)
+            boot.restart()
             try reopen()
         }
     }
@@ -340,16 +352,49 @@ public final class SyncSimulation {
 
     // MARK: - Helpers
 
+    /// Checkpoints every few steps' worth of entries, so power losses restore recent ones.
+    static let checkpointEntryCountMax: UInt64 = 40
+
     private func reopen() throws {
         manager = nil
         store = nil
+        var options = JournalOptions()
+        options.bootIdentity = boot
+        options.checkpoints.entryCountMax = Self.checkpointEntryCountMax
         let store = try SyncStore(
             directory: directory.appending("store"), clock: clock, idGenerator: ClockIDGenerator(clock: clock),
-            logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
+            options: options, logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
         self.store = store
         manager = try SyncManager(
             store: store, client: client, clock: clock,
             logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    /// What a power loss can leave of a file written without a sync: bytes of any page
+    /// changed, the file cut short, an older copy, or no file. The store must read none of it.
+    static func damageUnsyncedProjections(of store: URL, how: UInt64) throws {
+        let file = store.appendingPathComponent("projections/data.mdb")
+        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        switch how % 4 {
+        case 0:
+            var bytes = try Data(contentsOf: file)
+            var random = SplitMix64(seed: how)
+            for _ in 0..<64 { bytes[Int(random.next() % UInt64(bytes.count))] ^= 0xFF }
+            try bytes.write(to: file)
+        case 1:
+            let bytes = try Data(contentsOf: file)
+            try bytes.prefix(Int(how % UInt64(max(1, bytes.count)))).write(to: file)
+        case 2:
+            let checkpoints = store.appendingPathComponent("checkpoints")
+            let oldest = (try? FileManager.default.contentsOfDirectory(atPath: checkpoints.path))?
+                .compactMap(UInt64.init).min()
+            try FileManager.default.removeItem(at: file)
+            if let oldest {
+                try FileManager.default.copyItem(at: checkpoints.appendingPathComponent("\(oldest)/data.mdb"), to: file)
+            }
+        default:
+            try FileManager.default.removeItem(at: file)
+        }
     }
 
     private func count(_ state: SyncState) {

@@ -1,0 +1,202 @@
+import Foundation
+import LMDBStore
+import SyncCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The checkpoints of a store's projections: compact, synced copies of a ``ProjectionStore``
+/// environment, one folder per sequence.
+///
+/// ```
+/// <checkpoints>/<sequence>/data.mdb          the copy; its journal.fold names the sequence
+/// <checkpoints>/<sequence>/checkpoint.json   {bytes, crc32c, entryChecksum, layout, projections, sequence}
+/// ```
+///
+/// A checkpoint is written under a temporary name, synced, then renamed and the directory
+/// synced, so a power loss leaves a whole checkpoint or none. It is used only when its
+/// manifest matches this build's projections, its entry checksum matches the journal's entry
+/// at that sequence (so a checkpoint of another history is never used), and the copied bytes
+/// match its CRC-32C and size. One that fails is removed.
+struct CheckpointStore {
+    let directory: URL
+    /// The projections' names and versions (``ProjectionStore/signature``).
+    let signature: String
+
+    static let manifestName = "checkpoint.json"
+    static let dataName = "data.mdb"
+
+    /// What a checkpoint's manifest says.
+    struct Manifest: Hashable {
+        var sequence: UInt64
+        var entryChecksum: UInt32
+        var bytes: Int
+        var crc32c: UInt32
+        var layout: UInt32
+        var projections: String
+
+        var json: JSONValue {
+            [
+                "sequence": .number(JSONNumber(Int64(sequence))),
+                "entryChecksum": .number(JSONNumber(Int64(entryChecksum))),
+                "bytes": .number(JSONNumber(Int64(bytes))),
+                "crc32c": .number(JSONNumber(Int64(crc32c))),
+                "layout": .number(JSONNumber(Int64(layout))),
+                "projections": .string(projections),
+            ]
+        }
+
+        init(sequence: UInt64, entryChecksum: UInt32, bytes: Int, crc32c: UInt32, layout: UInt32, projections: String) {
+            self.sequence = sequence
+            self.entryChecksum = entryChecksum
+            self.bytes = bytes
+            self.crc32c = crc32c
+            self.layout = layout
+            self.projections = projections
+        }
+
+        init?(_ json: JSONValue) {
+            func integer(_ name: String) -> Int64? { json[name]?.number?.int64Value }
+            guard let sequence = integer("sequence"), sequence > 0,
+                let entryChecksum = integer("entryChecksum").flatMap(UInt32.init(exactly:)),
+                let bytes = integer("bytes"), bytes > 0,
+                let crc32c = integer("crc32c").flatMap(UInt32.init(exactly:)),
+                let layout = integer("layout").flatMap(UInt32.init(exactly:)),
+                let projections = json["projections"]?.string
+            else { return nil }
+            self.init(
+                sequence: UInt64(sequence), entryChecksum: entryChecksum, bytes: Int(bytes), crc32c: crc32c,
+                layout: layout, projections: projections)
+        }
+    }
+
+    // MARK: - Listing
+
+    /// The sequences of the checkpoint folders present, newest first (valid or not).
+    func sequences() -> [UInt64] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.compactMap(UInt64.init).filter { $0 > 0 }.sorted(by: >)
+    }
+
+    func folder(_ sequence: UInt64) -> URL {
+        directory.appendingPathComponent(String(sequence), isDirectory: true)
+    }
+
+    /// The manifest of the checkpoint at `sequence` when it is one of this build's.
+    func manifest(_ sequence: UInt64) -> Manifest? {
+        let url = folder(sequence).appendingPathComponent(Self.manifestName)
+        guard let bytes = FileManager.default.contents(atPath: url.path),
+            let json = try? JSONValue(parsing: Array(bytes)), let manifest = Manifest(json),
+            manifest.sequence == sequence, manifest.layout == ProjectionStore.layoutVersion,
+            manifest.projections == signature
+        else { return nil }
+        return manifest
+    }
+
+    // MARK: - Restoring
+
+    /// Copies the newest valid checkpoint at or below `sequence` into `destination` (a new
+    /// folder) and returns its fold mark; `nil`, with nothing created, when there is none.
+    ///
+    /// - Parameter entryChecksum: the journal's checksum of the entry at a sequence, or `nil`
+    ///   when the journal has no such entry.
+    func restoreNearest(
+        atOrBelow sequence: UInt64, entryChecksum: (UInt64) throws -> UInt32?, into destination: URL
+    ) throws -> FoldMark? {
+        for candidate in sequences() where candidate <= sequence {
+            guard let manifest = manifest(candidate), try entryChecksum(candidate) == manifest.entryChecksum else {
+                discard(candidate)
+                continue
+            }
+            try? FileManager.default.removeItem(at: destination)
+            try FileManager.default.createDirectory(
+                at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let copied = try FileDurability.copy(
+                folder(candidate).appendingPathComponent(Self.dataName),
+                to: destination.appendingPathComponent(Self.dataName))
+            guard copied.checksum == manifest.crc32c, copied.bytes == manifest.bytes else {
+                try? FileManager.default.removeItem(at: destination)
+                discard(candidate)
+                continue
+            }
+            return FoldMark(sequence: candidate, checksum: manifest.entryChecksum)
+        }
+        return nil
+    }
+
+    /// Removes a checkpoint that cannot be used. Best effort: a leftover folder is only ever
+    /// skipped again.
+    func discard(_ sequence: UInt64) {
+        try? FileManager.default.removeItem(at: folder(sequence))
+    }
+
+    // MARK: - Saving
+
+    /// Writes a checkpoint of `environment` (a ``ProjectionStore``'s) as it is now, unless one
+    /// exists at that sequence.
+    ///
+    /// The copy is taken from a read snapshot, so writers are not held up; the sequence is the
+    /// one the copy itself records.
+    /// - Returns: the checkpoint's fold mark, or `nil` when the state folds nothing yet.
+    @discardableResult
+    func save(_ environment: Environment) throws -> FoldMark? {
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        removeAbandonedPartials()
+        let temporary = directory.appendingPathComponent(
+            "partial-\(getpid())-\(checkpointCounter.add(1, ordering: .relaxed).newValue)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        try environment.copy(to: temporary, compact: true)
+        let data = temporary.appendingPathComponent(Self.dataName)
+        guard let mark = try Self.foldMark(ofCopy: temporary), mark.sequence > 0 else { return nil }
+        let location = folder(mark.sequence)
+        guard !FileManager.default.fileExists(atPath: location.path) else { return mark }
+        try FileDurability.flushFile(data)
+        let sum = try FileDurability.checksum(of: data)
+        let manifest = Manifest(
+            sequence: mark.sequence, entryChecksum: mark.checksum, bytes: sum.bytes, crc32c: sum.checksum,
+            layout: ProjectionStore.layoutVersion, projections: signature)
+        let manifestURL = temporary.appendingPathComponent(Self.manifestName)
+        try Data(manifest.json.serialized()).write(to: manifestURL)
+        try FileDurability.flushFile(manifestURL)
+        try FileDurability.flushDirectory(temporary)
+        do {
+            try FileManager.default.moveItem(at: temporary, to: location)
+        } catch  where FileManager.default.fileExists(atPath: location.path) {
+            return mark  // another process saved the same sequence first
+        }
+        try FileDurability.flushDirectory(directory)
+        return mark
+    }
+
+    /// The fold mark recorded inside a copied environment; the copy's lock file is removed.
+    private static func foldMark(ofCopy folder: URL) throws -> FoldMark? {
+        defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent("lock.mdb")) }
+        var options = EnvironmentOptions()
+        options.flushesOnCommit = false
+        let copy = try Environment(directory: folder, options: options)
+        let fold = try copy.database(named: ProjectionStore.foldDatabaseName)
+        return try copy.read { transaction in
+            guard let bytes = try transaction.get(fold, key: ProjectionStore.foldedThroughKey), bytes.count == 12 else {
+                return nil
+            }
+            let sequence = bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let checksum = bytes.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            return FoldMark(sequence: sequence, checksum: checksum)
+        }
+    }
+
+    /// Removes the temporary folders of checkpoints whose writer process is gone.
+    private func removeAbandonedPartials() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix("partial-") || name.hasSuffix(".partial") {
+            let parts = name.split(separator: "-")
+            if parts.count >= 2, let pid = Int32(parts[1]), pid == getpid() || kill(pid, 0) == 0 { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file-system steps that make a file written outside LMDB durable: sync its data, then
+/// sync the directory that names it, so a power loss leaves either the old name or the whole
+/// new file. Checkpoints are written this way.
+enum FileDurability {
+    /// How much of a file is copied or checksummed at a time.
+    static let chunkSizeBytes = 4 << 20
+
+    /// Forces the file's data to the disk (`fsync`).
+    static func flushFile(_ url: URL) throws {
+        try withDescriptor(url, flags: O_RDONLY) { descriptor in
+            guard fsync(descriptor) == 0 else { throw posixError("fsync", url) }
+        }
+    }
+
+    /// Forces the directory's entries (names created, renamed or removed) to the disk.
+    static func flushDirectory(_ url: URL) throws {
+        try withDescriptor(url, flags: O_RDONLY | O_DIRECTORY) { descriptor in
+            guard fsync(descriptor) == 0 else { throw posixError("fsync", url) }
+        }
+    }
+
+    /// The CRC-32C and size of a file, read in chunks.
+    static func checksum(of url: URL) throws -> (checksum: UInt32, bytes: Int) {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var crc: UInt32 = 0
+        var total = 0
+        while let chunk = try handle.read(upToCount: chunkSizeBytes), !chunk.isEmpty {
+            crc = chunk.withUnsafeBytes { CRC32C.checksum($0, continuing: crc) }
+            total += chunk.count
+        }
+        return (crc, total)
+    }
+
+    /// Copies `source` to the new file `destination` and syncs it, returning the CRC-32C and
+    /// size of what was copied, so a caller can check the copy against a manifest in one read.
+    static func copy(_ source: URL, to destination: URL) throws -> (checksum: UInt32, bytes: Int) {
+        let input = try FileHandle(forReadingFrom: source)
+        defer { try? input.close() }
+        guard
+            FileManager.default.createFile(
+                atPath: destination.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else { throw posixError("create", destination) }
+        let output = try FileHandle(forWritingTo: destination)
+        defer { try? output.close() }
+        var crc: UInt32 = 0
+        var total = 0
+        while let chunk = try input.read(upToCount: chunkSizeBytes), !chunk.isEmpty {
+            crc = chunk.withUnsafeBytes { CRC32C.checksum($0, continuing: crc) }
+            total += chunk.count
+            try output.write(contentsOf: chunk)
+        }
+        try output.synchronize()
+        return (crc, total)
+    }
+
+    private static func withDescriptor(_ url: URL, flags: Int32, _ body: (Int32) throws -> Void) throws {
+        let descriptor = open(url.path, flags)
+        guard descriptor >= 0 else { throw posixError("open", url) }
+        defer { close(descriptor) }
+        try body(descriptor)
+    }
+
+    private static func posixError(_ call: String, _ url: URL) -> JournalError {
+        let code = errno
+        let error = POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        let full = code == ENOSPC || code == EDQUOT
+        return JournalError(full ? .storageFull : .storage, "\(call) of \(url.path) failed: \(error)", cause: error)
+    }
+}

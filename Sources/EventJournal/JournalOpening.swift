@@ -1,0 +1,275 @@
+import Foundation
+import LMDBStore
+import Logging
+import SyncCore
+
+/// Opening a store: its journal environment, its format, and projections it can trust.
+///
+/// The projections are trusted as they are when the machine has not restarted since they were
+/// last written without a sync (a killed process leaves everything it committed in the page
+/// cache), they open, they were built by this build's projections, and they are a fold of a
+/// prefix of this journal. Otherwise they are never read: they are replaced by the newest
+/// valid checkpoint, or by nothing (a fold from the first entry). Replacing them happens under
+/// the journal's write lock and a repair generation, so processes opening together repair
+/// once. Decision 0003 has the reasoning.
+struct JournalOpening {
+    let layout: StoreLayout
+    let projections: [any Projection]
+    let options: JournalOptions
+    let logger: Logger
+
+    /// What `Journal.init` continues from.
+    struct Opened {
+        var layout: StoreLayout
+        var journalEnvironment: Environment
+        var entries: Database
+        var meta: Database
+        var store: ProjectionStore
+        var bootIdentifier: String
+        var report: OpeningReport
+        /// Whether the projections must be emptied before the journal is folded into them.
+        var needsReset: Bool
+        var foldPhase: OpeningProgress.Phase
+    }
+
+    /// What the journal looks like when the projections are judged.
+    private struct JournalState {
+        var lastSequence: UInt64
+        var unsyncedBoot: String?
+        var repairGeneration: UInt64
+    }
+
+    private enum Verdict {
+        case trusted(ProjectionStore)
+        case reset(ProjectionStore, reason: String)
+        case untrusted(reason: String)
+    }
+
+    /// How many times opening judges again after another process repaired the projections
+    /// at the same moment.
+    static let repairAttemptMax = 3
+
+    func open() throws -> Opened {
+        let moved = try Journal.guarded("cannot convert the store at \(layout.directory.path)") {
+            try layout.moveFormatOneDataIntoJournalDirectory()
+        }
+        if moved { logger.notice("moved a format-1 store into \(layout.journalDirectory.path)") }
+        let journalEnvironment: Environment
+        let entries: Database
+        let meta: Database
+        do {
+            journalEnvironment = try Environment(directory: layout.journalDirectory, options: options.environment)
+            entries = try journalEnvironment.database(named: Journal.entriesDatabaseName)
+            meta = try journalEnvironment.database(named: Journal.metaDatabaseName)
+        } catch {
+            throw JournalError(
+                .storage, "cannot open the journal at \(layout.journalDirectory.path): \(error)", cause: error)
+        }
+        let format = try checkFormat(journalEnvironment, entries: entries, meta: meta)
+        let bootIdentifier: String
+        do {
+            bootIdentifier = try options.bootIdentity.current()
+        } catch {
+            throw JournalError(.storage, "cannot read the machine's boot identity: \(error)", cause: error)
+        }
+        let environment = JournalEnvironment(
+            environment: journalEnvironment, entries: entries, meta: meta, bootIdentifier: bootIdentifier)
+        var outcome = try openProjections(environment, format: format)
+        if format == 1 {
+            outcome.report.migratedFromFormat = 1
+            outcome.foldPhase = .migrating
+        }
+        return Opened(
+            layout: layout, journalEnvironment: journalEnvironment, entries: entries, meta: meta, store: outcome.store,
+            bootIdentifier: bootIdentifier, report: outcome.report, needsReset: outcome.needsReset,
+            foldPhase: outcome.foldPhase)
+    }
+
+    // MARK: - Format
+
+    private func checkFormat(_ environment: Environment, entries: Database, meta: Database) throws -> UInt32 {
+        try Journal.guarded("cannot read the journal's format version") {
+            try environment.write { transaction in
+                let stored = try transaction.get(meta, key: Journal.formatVersionKey).map { bytes in
+                    bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                }
+                guard let stored else {
+                    // A store of format 1 always recorded its format; no version and no entries is a new store.
+                    guard try transaction.entryCount(entries) == 0 else { return 1 }
+                    var bytes: [UInt8] = []
+                    bytes.appendBigEndian(Journal.formatVersion)
+                    try transaction.put(meta, key: Journal.formatVersionKey, value: bytes)
+                    return Journal.formatVersion
+                }
+                if stored > Journal.formatVersion {
+                    throw JournalError(
+                        .newerFormat,
+                        "the journal at \(environment.directory.path) has format \(stored), newer than the "
+                            + "\(Journal.formatVersion) this SyncJournal reads; open it with a newer SyncJournal")
+                }
+                if stored < 1 {
+                    throw JournalError(
+                        .needsMigration,
+                        "the journal at \(environment.directory.path) has format \(stored), which this SyncJournal "
+                            + "cannot convert")
+                }
+                return stored
+            }
+        }
+    }
+
+    // MARK: - Projections
+
+    /// The journal environment's parts that judging and repairing the projections read.
+    private struct JournalEnvironment {
+        var environment: Environment
+        var entries: Database
+        var meta: Database
+        var bootIdentifier: String
+    }
+
+    /// The projections opening settled on.
+    private struct Outcome {
+        var store: ProjectionStore
+        var report = OpeningReport(projections: .trusted)
+        var needsReset = false
+        var foldPhase = OpeningProgress.Phase.catchingUp
+    }
+
+    private func openProjections(_ journal: JournalEnvironment, format: UInt32) throws -> Outcome {
+        for _ in 0..<Self.repairAttemptMax {
+            let state = try journalState(journal)
+            switch try judge(state, journal: journal, format: format) {
+            case .trusted(let store):
+                var outcome = Outcome(store: store)
+                if state.lastSequence > 0, format == 1 {
+                    outcome.report.reason = "a conversion from format 1 was interrupted; it continues"
+                }
+                return outcome
+            case .reset(let store, let reason):
+                var outcome = Outcome(store: store, needsReset: true)
+                if state.lastSequence > 0 {
+                    outcome.report = OpeningReport(projections: .rebuilt, reason: reason)
+                    outcome.foldPhase = .recovering
+                }
+                return outcome
+            case .untrusted(let reason):
+                guard let repair = try repair(journal, expectedGeneration: state.repairGeneration) else { continue }
+                var outcome = Outcome(store: try openStore(), foldPhase: .recovering)
+                outcome.report.reason = reason
+                if let mark = repair.restored, try outcome.store.environment.read({ try outcome.store.isCurrent($0) }) {
+                    outcome.report.projections = .restoredCheckpoint(mark.sequence)
+                } else {
+                    outcome.report.projections = .rebuilt
+                    outcome.needsReset = true
+                }
+                return outcome
+            }
+        }
+        throw JournalError(
+            .storage,
+            "the projections at \(layout.projectionDirectory.path) kept changing while this process recovered them")
+    }
+
+    private func journalState(_ opened: JournalEnvironment) throws -> JournalState {
+        try Journal.guarded("cannot read the journal") {
+            try opened.environment.read { transaction in
+                JournalState(
+                    lastSequence: try Journal.lastEntryHead(of: opened.entries, in: transaction).sequence,
+                    unsyncedBoot: try transaction.get(opened.meta, key: Journal.unsyncedBootKey).map {
+                        String(decoding: $0, as: UTF8.self)
+                    },
+                    repairGeneration: try transaction.get(opened.meta, key: Journal.repairGenerationKey).flatMap(
+                        SequenceKey.decode) ?? 0)
+            }
+        }
+    }
+
+    private func judge(_ state: JournalState, journal opened: JournalEnvironment, format: UInt32) throws -> Verdict {
+        let exists = FileManager.default.fileExists(
+            atPath: layout.projectionDirectory.appendingPathComponent("data.mdb").path)
+        if format == 1 && !exists {
+            return .untrusted(reason: "the store has format 1: its projections are rebuilt in their own environment")
+        }
+        if let boot = state.unsyncedBoot, boot != opened.bootIdentifier {
+            return .untrusted(
+                reason: "the machine restarted (boot \(boot), now \(opened.bootIdentifier)) after the projections "
+                    + "were written without a sync")
+        }
+        guard exists else {
+            return state.lastSequence == 0
+                ? .reset(try openStore(), reason: "new store") : .untrusted(reason: "the projections are missing")
+        }
+        let store: ProjectionStore
+        do {
+            store = try openStore()
+        } catch {
+            return .untrusted(reason: "the projections cannot be opened: \(error)")
+        }
+        let (isCurrent, mark) = try Journal.guarded("cannot read the projections") {
+            try store.environment.read { try (store.isCurrent($0), store.foldedThrough($0)) }
+        }
+        guard isCurrent else {
+            return .reset(store, reason: "the projections were built by other projection versions")
+        }
+        guard mark.sequence <= state.lastSequence else {
+            return .untrusted(
+                reason: "the projections have folded entry \(mark.sequence), past the journal's last entry "
+                    + "\(state.lastSequence)")
+        }
+        let checksum = try Journal.guarded("cannot read the journal") {
+            try opened.environment.read {
+                try Journal.storedChecksum(of: mark.sequence, entries: opened.entries, in: $0)
+            }
+        }
+        guard checksum == mark.checksum else {
+            return .untrusted(
+                reason: "the projections were folded from another journal (entry \(mark.sequence) differs)")
+        }
+        return .trusted(store)
+    }
+
+    /// What a repair did: the checkpoint it restored, if any.
+    private struct Repair {
+        var restored: FoldMark?
+    }
+
+    /// Replaces the projections by the newest valid checkpoint, or removes them, under the
+    /// journal's write lock. Returns `nil` when another process repaired them first.
+    private func repair(_ opened: JournalEnvironment, expectedGeneration: UInt64) throws -> Repair? {
+        let checkpoints = CheckpointStore(
+            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections))
+        return try Journal.guarded("cannot restore the projections") {
+            try opened.environment.write { transaction -> Repair? in
+                let generation =
+                    try transaction.get(opened.meta, key: Journal.repairGenerationKey).flatMap(
+                        SequenceKey.decode) ?? 0
+                guard generation == expectedGeneration else { return nil }
+                let files = FileManager.default
+                try? files.removeItem(at: layout.projectionDirectory)
+                let last = try Journal.lastEntryHead(of: opened.entries, in: transaction).sequence
+                let mark = try checkpoints.restoreNearest(
+                    atOrBelow: last,
+                    entryChecksum: { try Journal.storedChecksum(of: $0, entries: opened.entries, in: transaction) },
+                    into: layout.restoringProjectionDirectory)
+                if mark != nil {
+                    try files.moveItem(at: layout.restoringProjectionDirectory, to: layout.projectionDirectory)
+                }
+                try FileDurability.flushDirectory(layout.directory)
+                try transaction.put(
+                    opened.meta, key: Journal.repairGenerationKey, value: SequenceKey.encode(generation + 1))
+                try transaction.put(opened.meta, key: Journal.unsyncedBootKey, value: Array(opened.bootIdentifier.utf8))
+                return Repair(restored: mark)
+            }
+        }
+    }
+
+    private func openStore() throws -> ProjectionStore {
+        var environmentOptions = options.environment
+        // The projections are recovered from the journal; syncing them at every commit is
+        // exactly the cost this layout removes (decision 0003).
+        environmentOptions.flushesOnCommit = false
+        let environment = try Environment(directory: layout.projectionDirectory, options: environmentOptions)
+        return try ProjectionStore(projections: projections, in: environment)
+    }
+}

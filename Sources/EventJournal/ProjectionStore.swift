@@ -1,0 +1,169 @@
+import LMDBStore
+import SyncCore
+
+/// The projections' databases in one LMDB environment, with the record of how far they are
+/// folded.
+///
+/// The store's own projections, a scratch fold for `verify` or `state --as-of`, and a
+/// checkpoint all have this shape, so a checkpoint is simply a copy of the environment and
+/// says itself which entry it ends at.
+///
+/// | database | key | value |
+/// | --- | --- | --- |
+/// | `journal.fold` | `folded-through` | sequence (`UInt64` BE) and CRC-32C (`UInt32` BE) of the last entry folded |
+/// | | `layout` | ``layoutVersion`` (`UInt32` BE) |
+/// | | `projections` | the projections' names and versions, `name@version` joined by commas |
+/// | `journal.kinds` | kind name | entries of that kind folded (`UInt64` BE) |
+/// | each projection's databases | the projection's business | |
+struct ProjectionStore {
+    /// The layout of this environment's bookkeeping; a change rebuilds the projections.
+    static let layoutVersion: UInt32 = 1
+
+    static let foldDatabaseName = "journal.fold"
+    static let kindsDatabaseName = "journal.kinds"
+    static let foldedThroughKey = Array("folded-through".utf8)
+    static let layoutKey = Array("layout".utf8)
+    static let signatureKey = Array("projections".utf8)
+
+    let environment: Environment
+    let projections: [any Projection]
+    /// Every projection's databases, by name.
+    let databases: [String: Database]
+    let kinds: Database
+    let fold: Database
+
+    /// Opens (creating when missing) the databases of `projections` in `environment`.
+    init(projections: [any Projection], in environment: Environment) throws {
+        self.environment = environment
+        self.projections = projections
+        var databases: [String: Database] = [:]
+        var names = Set<String>()
+        for projection in projections {
+            precondition(names.insert(projection.name).inserted, "two projections named \(projection.name)")
+            for name in projection.databaseNames {
+                precondition(!name.hasPrefix("journal."), "database names starting with journal. are reserved")
+                precondition(databases[name] == nil, "database \(name) is declared by two projections")
+                databases[name] = try environment.database(named: name)
+            }
+        }
+        self.databases = databases
+        kinds = try environment.database(named: Self.kindsDatabaseName)
+        fold = try environment.database(named: Self.foldDatabaseName)
+    }
+
+    /// The projections' names and versions: folds by other projections are never mixed up.
+    static func signature(of projections: [any Projection]) -> String {
+        projections.map { "\($0.name)@\($0.version)" }.joined(separator: ",")
+    }
+
+    var signature: String {
+        Self.signature(of: projections)
+    }
+
+    func context(_ transaction: Transaction) -> ProjectionContext {
+        ProjectionContext(transaction: transaction, databases: databases)
+    }
+
+    // MARK: - Bookkeeping
+
+    /// The last entry folded, or ``FoldMark/empty`` before the first.
+    func foldedThrough(_ transaction: Transaction) throws -> FoldMark {
+        try transaction.withValue(fold, key: Self.foldedThroughKey) { bytes in
+            guard let bytes else { return .empty }
+            guard bytes.count == 12 else {
+                throw JournalError(.storage, "the projections' fold record has \(bytes.count) bytes, not 12")
+            }
+            var sequence: UInt64 = 0
+            for index in 0..<8 { sequence = sequence << 8 | UInt64(bytes[index]) }
+            var checksum: UInt32 = 0
+            for index in 8..<12 { checksum = checksum << 8 | UInt32(bytes[index]) }
+            return FoldMark(sequence: sequence, checksum: checksum)
+        }
+    }
+
+    func record(_ mark: FoldMark, in transaction: Transaction) throws {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12)
+        bytes.appendBigEndian(mark.sequence)
+        bytes.appendBigEndian(mark.checksum)
+        try transaction.put(fold, key: Self.foldedThroughKey, value: bytes)
+    }
+
+    /// Whether the stored layout and projection versions are this build's.
+    func isCurrent(_ transaction: Transaction) throws -> Bool {
+        let layout = try transaction.get(fold, key: Self.layoutKey)
+        let signature = try transaction.get(fold, key: Self.signatureKey)
+        var expectedLayout: [UInt8] = []
+        expectedLayout.appendBigEndian(Self.layoutVersion)
+        return layout == expectedLayout && signature == Array(self.signature.utf8)
+    }
+
+    /// Empties every projection and the kind counts, and marks the state as folded through
+    /// nothing, by this build's projections.
+    func reset(in transaction: Transaction) throws {
+        let context = context(transaction)
+        for projection in projections { try projection.reset(in: context) }
+        try transaction.clear(kinds)
+        try transaction.clear(fold)
+        var layout: [UInt8] = []
+        layout.appendBigEndian(Self.layoutVersion)
+        try transaction.put(fold, key: Self.layoutKey, value: layout)
+        try transaction.put(fold, key: Self.signatureKey, value: Array(signature.utf8))
+        try record(.empty, in: transaction)
+    }
+
+    // MARK: - Folding
+
+    /// Applies `entry` to every projection.
+    /// - Complexity: the sum of the projections' `apply`.
+    func apply(_ entry: JournalEntry, in context: ProjectionContext, kinds deltas: inout KindDeltas) throws {
+        for projection in projections {
+            try projection.apply(entry, in: context)
+        }
+        deltas.count(entry.kind)
+    }
+
+    /// Adds the kind counts of one transaction's entries to the stored counts: once per
+    /// transaction rather than once per entry.
+    func write(_ deltas: KindDeltas, in transaction: Transaction) throws {
+        for (kind, delta) in deltas.counts {
+            let key = Array(kind.rawValue.utf8)
+            let current = try transaction.get(kinds, key: key).flatMap(SequenceKey.decode) ?? 0
+            try transaction.put(kinds, key: key, value: SequenceKey.encode(current + delta))
+        }
+    }
+
+    /// The stored kind counts.
+    func kindCounts(_ transaction: Transaction) throws -> [JournalEntry.Kind: UInt64] {
+        var counts: [JournalEntry.Kind: UInt64] = [:]
+        try transaction.withCursor(kinds) { cursor in
+            try cursor.forEach { key, value in
+                counts[JournalEntry.Kind(rawValue: String(decoding: key, as: UTF8.self))] = SequenceKey.decode(value)
+                return true
+            }
+        }
+        return counts
+    }
+}
+
+/// The last entry a projection state has folded: its sequence and its checksum, so a state
+/// that belongs to another journal (a replaced store, a restored backup) is recognised.
+struct FoldMark: Hashable, Sendable {
+    var sequence: UInt64
+    var checksum: UInt32
+
+    static let empty = FoldMark(sequence: 0, checksum: 0)
+}
+
+/// Entries folded per kind in one transaction, written once at its end.
+struct KindDeltas {
+    private(set) var counts: [JournalEntry.Kind: UInt64] = [:]
+
+    mutating func count(_ kind: JournalEntry.Kind) {
+        counts[kind, default: 0] += 1
+    }
+
+    var isEmpty: Bool {
+        counts.isEmpty
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import LMDBStore
+
+/// How much room a store takes, and what state its projections are in, for tools and apps
+/// watching their disk.
+public struct StoreStatistics: Sendable, Hashable {
+    /// The size of the journal's data file.
+    public var journalFileBytes: Int
+    /// The bytes of pages the journal's entries take inside that file.
+    public var journalEntryBytes: Int
+    /// The size of the projections' data file.
+    public var projectionFileBytes: Int
+    /// The sequences of the checkpoints on disk, oldest first.
+    public var checkpointSequences: [UInt64]
+    /// The size of every checkpoint's files together.
+    public var checkpointBytes: Int
+    /// Whether the projections hold writes that were not synced yet (they are synced when the
+    /// store is closed).
+    public var projectionsHaveUnsyncedWrites: Bool
+}
+
+extension Journal {
+    /// Measures the store's files and reads the state of its projections.
+    public func statistics() throws -> StoreStatistics {
+        try requireOpen()
+        let (entryBytes, unsynced) = try Self.guarded("cannot read the journal") {
+            try journalEnvironment.read { transaction in
+                (
+                    try transaction.statistics(entries).pageBytes,
+                    try transaction.get(meta, key: Self.unsyncedBootKey) != nil
+                )
+            }
+        }
+        let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
+        let sequences = checkpoints.sequences().filter { checkpoints.manifest($0) != nil }.sorted()
+        let checkpointBytes = sequences.reduce(0) { total, sequence in
+            total + Self.fileBytes(checkpoints.folder(sequence).appendingPathComponent(CheckpointStore.dataName))
+        }
+        return StoreStatistics(
+            journalFileBytes: Self.fileBytes(layout.journalDirectory.appendingPathComponent("data.mdb")),
+            journalEntryBytes: entryBytes,
+            projectionFileBytes: Self.fileBytes(layout.projectionDirectory.appendingPathComponent("data.mdb")),
+            checkpointSequences: sequences, checkpointBytes: checkpointBytes, projectionsHaveUnsyncedWrites: unsynced)
+    }
+
+    static func fileBytes(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}

@@ -1,0 +1,123 @@
+import EventJournal
+import Foundation
+import MobileSync
+import SalesforceSimulator
+import Soups
+import SyncCore
+import SyncTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Kills a process working on a store with SIGKILL at 24 seeded moments — during local writes,
+/// sync downs and sync ups — and checks after every kill what decision 0003 promises: every
+/// change the library acknowledged is in the journal and folded into the projections when the
+/// store is opened again (nothing committed is lost), and the projections equal a rebuild.
+///
+/// The store carries over from round to round, so each child also starts by recovering from
+/// the previous kill.
+@Suite(.serialized) struct StoreCrashTests {
+    static let killCount = 24
+    static let modes = ["local", "down", "up"]
+
+    /// What a killed child said it had done.
+    struct Acknowledged {
+        var lastSequence: UInt64 = 0
+        /// The latest name acknowledged for each record, by `_soupEntryId`.
+        var names: [Int64: String] = [:]
+        var syncs = 0
+        var isReady = false
+
+        init(_ output: String) {
+            for line in output.split(separator: "\n") {
+                let words = line.split(separator: " ", maxSplits: 3).map(String.init)
+                if words == ["ready"] { isReady = true }
+                guard words.count >= 3, words[0] == "ack", let sequence = UInt64(words[1]) else { continue }
+                lastSequence = max(lastSequence, sequence)
+                switch words[2] {
+                case "create", "update":
+                    let parts = words.count == 4 ? words[3].split(separator: " ") : []
+                    if parts.count == 2, let entryId = Int64(parts[0]) { names[entryId] = String(parts[1]) }
+                case "sync": syncs += 1
+                default: break
+                }
+            }
+        }
+    }
+
+    @Test func nothingAcknowledgedIsLostWhenAWorkingProcessIsKilledAtTwentyFourMoments() async throws {
+        let worker = try BuiltProduct("store-crash-worker")
+        let directory = try TemporaryDirectory("store-crash")
+        defer { directory.remove() }
+        let simulator = try SalesforceSimulator(
+            configuration: SalesforceSimulator.Configuration(data: .demo(), accessToken: "crash-token"),
+            logger: .discarding)
+        let server = try await SimulatorServer.start(simulator, logger: .discarding)
+        let store = directory.appending("store")
+        var random = SplitMix64(seed: 20_261_124)
+        var landed: [String: Int] = [:]
+        var foldedOnOpen = 0
+        var latestNames: [Int64: String] = [:]
+        for round in 0..<Self.killCount {
+            let mode = Self.modes[round % Self.modes.count]
+            let output = directory.appending("round-\(round).out")
+            let child = try start(
+                worker, [store.path, server.url.absoluteString, simulator.accessToken, mode, String(round)],
+                output: output)
+            try await Self.waitUntilReady(output, child)
+            // From right after the child is ready to deep inside its loop.
+            try await Task.sleep(for: .milliseconds(Int.random(in: 5...700, using: &random)))
+            kill(child.processIdentifier, SIGKILL)
+            while child.isRunning { try await Task.sleep(for: .milliseconds(2)) }
+            let said = Acknowledged(try String(contentsOf: output, encoding: .utf8))
+            if child.terminationReason == .uncaughtSignal { landed[mode, default: 0] += 1 }
+
+            let reopened = try SyncStore(directory: store, clock: SystemWallClock(), logger: .discarding)
+            let report = reopened.journal.openingReport
+            #expect(report.projections == .trusted, "round \(round) (\(mode)): \(report)")
+            foldedOnOpen += Int(report.foldedEntries)
+            #expect(try reopened.journal.lastSequence() >= said.lastSequence, "round \(round): committed entries lost")
+            latestNames.merge(said.names) { _, new in new }
+            let records = try reopened.soups.query(
+                QuerySpec.all("accounts", orderPath: "_soupEntryId", pageSize: 100_000))
+            let byEntryId = Dictionary(
+                records.compactMap { record in record["_soupEntryId"]?.number?.int64Value.map { ($0, record) } },
+                uniquingKeysWith: { first, _ in first })
+            for (entryId, name) in latestNames where byEntryId[entryId]?["Name"]?.string != name {
+                Issue.record("round \(round): record \(entryId) lost its acknowledged change to \(name)")
+            }
+            let verification = try reopened.journal.verify()
+            #expect(verification.isConsistent, "round \(round): \(verification.divergences)")
+        }
+        await server.stop()
+        // Every kind of work must have been interrupted for the test to prove anything.
+        for mode in Self.modes {
+            #expect(landed[mode, default: 0] >= 5, "only \(landed[mode, default: 0]) kills landed in \(mode)")
+        }
+        print("store crash rounds: kills landed \(landed), entries folded on reopen \(foldedOnOpen)")
+    }
+
+    private func start(_ worker: BuiltProduct, _ arguments: [String], output: URL) throws -> Process {
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = worker.url
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    private static func waitUntilReady(_ output: URL, _ child: Process) async throws {
+        for _ in 0..<5_000 {
+            if Acknowledged((try? String(contentsOf: output, encoding: .utf8)) ?? "").isReady { return }
+            guard child.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        Issue.record("the worker never became ready (exit \(child.terminationStatus))")
+    }
+}

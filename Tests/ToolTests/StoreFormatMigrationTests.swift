@@ -1,0 +1,84 @@
+import EventJournal
+import Foundation
+import LMDBStore
+import MobileSync
+import SyncCore
+import SyncTesting
+import Synchronization
+import Testing
+
+/// A store written by the previous SyncJournal (format 1: journal and projections in one LMDB
+/// environment, `<store>/data.mdb`), recorded by `msync` of commit fba2c36 with a sync down, a
+/// reSync, local creates and edits, and a sync up: 21 entries. `export.jsonl` and `state.json`
+/// are what that build's `journal-replay export` and `state --json` printed for it.
+@Suite struct StoreFormatMigrationTests {
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/format-1-store")
+
+    let tool: BuiltProduct
+    let directory: TemporaryDirectory
+
+    init() throws {
+        tool = try BuiltProduct("journal-replay")
+        directory = try TemporaryDirectory("migration")
+    }
+
+    private func copyOfFixture() throws -> URL {
+        let store = directory.appending("store")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.fixture.appendingPathComponent("data.mdb"), to: store.appendingPathComponent("data.mdb"))
+        return store
+    }
+
+    @Test func aFormatOneStoreIsConvertedWithItsEntriesAndProjectionsUnchanged() throws {
+        defer { directory.remove() }
+        let store = try copyOfFixture()
+        let progress = Mutex<[OpeningProgress]>([])
+        var options = JournalOptions()
+        options.rebuildBatchSize = 5
+        options.openingProgress = { step in progress.withLock { $0.append(step) } }
+        do {
+            let opened = try SyncStore.openExisting(
+                directory: store, clock: SystemWallClock(), options: options, logger: .discarding)
+            #expect(opened.journal.openingReport.migratedFromFormat == 1)
+            #expect(opened.journal.openingReport.projections == .rebuilt)
+            #expect(opened.journal.openingReport.foldedEntries == 21)
+            let names = try opened.journal.journalEnvironment.read { try $0.databaseNames() }
+            #expect(names == ["journal.entries", "journal.meta"])
+        }
+        #expect(progress.withLock { $0.map(\.folded) } == [5, 10, 15, 20, 21])
+        #expect(progress.withLock { $0.allSatisfy { $0.phase == .migrating && $0.total == 21 } })
+        #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("data.mdb").path))
+        #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("journal/data.mdb").path))
+
+        let export = try tool.run(["export", store.path])
+        #expect(export.status == 0)
+        #expect(
+            export.standardOutput
+                == (try String(contentsOf: Self.fixture.appendingPathComponent("export.jsonl"), encoding: .utf8)))
+        let state = try tool.run(["state", store.path, "--json"])
+        #expect(state.status == 0)
+        #expect(
+            state.standardOutput
+                == (try String(contentsOf: Self.fixture.appendingPathComponent("state.json"), encoding: .utf8)))
+        let verify = try tool.run(["verify", store.path])
+        #expect(verify.status == 0, "\(verify.standardOutput)\(verify.standardError)")
+        let reopened = try SyncStore.openExisting(directory: store, clock: SystemWallClock(), logger: .discarding)
+        #expect(reopened.journal.openingReport.migratedFromFormat == nil)
+        #expect(reopened.journal.openingReport.projections == .trusted)
+    }
+
+    @Test func theToolsShowTheConversionsProgressAndAcceptTheJournalFolder() throws {
+        defer { directory.remove() }
+        let store = try copyOfFixture()
+        let info = try tool.run(["info", store.appendingPathComponent("journal").path])
+        #expect(info.status == 0, "\(info.standardError)")
+        #expect(info.standardError.contains("migrating the store: 100% (21/21)"))
+        #expect(info.standardOutput.contains("entries:        21"))
+        #expect(info.standardOutput.contains("format version: \(Journal.formatVersion)"))
+        let again = try tool.run(["info", store.path])
+        #expect(again.status == 0)
+        #expect(again.standardError.isEmpty)
+    }
+}
