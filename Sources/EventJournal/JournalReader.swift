@@ -30,6 +30,11 @@ public struct JournalReader {
         journal.projectionContext(transaction).database(named: name)
     }
 
+    /// The projections' state in this transaction, as a fold sees it.
+    package var projectionContext: ProjectionContext {
+        journal.projectionContext(transaction)
+    }
+
     /// The sequence of the last entry folded into this snapshot, or 0 for an empty journal.
     ///
     /// The projections are always folded to the journal's end before the journal reads them,

@@ -37,6 +37,11 @@ public struct JournalWriter {
         journal.projectionContext(transaction).database(named: name)
     }
 
+    /// The projections' state in this transaction, as a fold sees it.
+    package var projectionContext: ProjectionContext {
+        journal.projectionContext(transaction)
+    }
+
     /// A reader over this write: it sees the entries appended so far and their effects.
     public var reader: JournalReader {
         JournalReader(

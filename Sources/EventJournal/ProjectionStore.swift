@@ -31,6 +31,7 @@ struct ProjectionStore {
     let databases: [String: Database]
     let kinds: Database
     let fold: Database
+    let handleCache = ProjectionHandleCache()
 
     /// Opens (creating when missing) the databases of `projections` in `environment`.
     init(projections: [any Projection], in environment: Environment) throws {
@@ -61,7 +62,7 @@ struct ProjectionStore {
     }
 
     func context(_ transaction: Transaction) -> ProjectionContext {
-        ProjectionContext(transaction: transaction, databases: databases)
+        ProjectionContext(transaction: transaction, databases: databases, handleCache: handleCache)
     }
 
     // MARK: - Bookkeeping

@@ -1,3 +1,4 @@
+import EventJournal
 import LMDBStore
 
 /// The named LMDB databases of the soup projection, and the layout of their keys.
@@ -14,7 +15,7 @@ import LMDBStore
 /// | `soups.uploading` | soupId (4) · entryId (8) | `{"field", "value"}`: an upsert in flight |
 ///
 /// Numbers are big-endian so that byte order is numeric order.
-struct SoupDatabases {
+struct SoupDatabases: Sendable {
     var catalog: Database
     var meta: Database
     var records: Database
@@ -30,6 +31,11 @@ struct SoupDatabases {
         "soups.catalog", "soups.meta", "soups.records", "soups.index", "soups.fulltext", "soups.keys", "soups.dirty",
         "soups.uploading",
     ]
+
+    /// The handles in `context`'s environment, resolved once per environment.
+    static func of(_ context: ProjectionContext) -> SoupDatabases {
+        context.handles { SoupDatabases($0.database) }
+    }
 
     init(_ database: (String) -> Database) {
         catalog = database("soups.catalog")

@@ -9,7 +9,7 @@ extension SoupProjection {
     /// - Throws: ``SoupError/Code/unknownSoup`` when the filter names a soup that does not
     ///   exist (at the state's point in the journal).
     public func describeState(in context: ProjectionContext, filter: [String: String]) throws -> JSONValue {
-        let state = SoupState(transaction: context.transaction, databases: SoupDatabases(context.database))
+        let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
         let names: [String]
         if let soup = filter["soup"] {
             guard try state.catalogEntry(soup) != nil else {

@@ -28,11 +28,11 @@ extension SoupProjection {
     func applyServerEntry(_ entry: JournalEntry, in context: ProjectionContext) throws -> Bool {
         switch entry.kind.rawValue {
         case ServerEntry.pageKind:
-            let state = SoupState(transaction: context.transaction, databases: SoupDatabases(context.database))
+            let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
             try applyServerPage(entry, in: state)
             return true
         case ServerEntry.ghostsKind:
-            let state = SoupState(transaction: context.transaction, databases: SoupDatabases(context.database))
+            let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
             try applyGhostCleaning(entry, in: state)
             return true
         default:

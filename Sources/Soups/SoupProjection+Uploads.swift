@@ -150,7 +150,7 @@ extension SoupProjection {
         guard let soupName = entry.header[UploadEntry.soupHeader]?.string else {
             throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its soup header")
         }
-        let state = SoupState(transaction: context.transaction, databases: SoupDatabases(context.database))
+        let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
         return (state, try state.requireSoup(soupName))
     }
 

@@ -43,11 +43,9 @@ public struct SoupProjection: Projection {
         if try applyUploadEntry(entry, in: context) { return }  // sync up: SoupProjection+Uploads.swift
         guard let kind = SoupEntryKind(entry.kind) else { return }
         let state = SoupState(
-            transaction: context.transaction, databases: SoupDatabases(context.database), catalogCache: catalogCache)
-        // A store appending a save hands over the records it has just serialized (see
-        // EntryHandoff); everything else parses the payload.
-        let handed = kind == .saved ? handoff.take(sequence: entry.sequence, payload: entry.payload) : nil
-        let payload = try handed?.value ?? entry.jsonPayload()
+            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        if kind == .saved, try applySave(entry, in: state) { return }
+        let payload = try entry.jsonPayload()
         guard let soupName = payload["soup"]?.string else {
             throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) names no soup")
         }
@@ -69,7 +67,8 @@ public struct SoupProjection: Projection {
             try state.removeAllRecords(state.requireSoup(soupName).soupId)
             _ = try state.transaction.delete(state.databases.catalog, key: Array(soupName.utf8))
         case .saved:
-            try applySave(payload, soup: state.requireSoup(soupName), in: state, recordBytes: handed?.recordBytes)
+            let records = payload["records"]?.array ?? []
+            try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: nil)
         case .deleted:
             let soup = try state.requireSoup(soupName)
             for id in payload["ids"]?.array ?? [] {
@@ -79,21 +78,43 @@ public struct SoupProjection: Projection {
         }
     }
 
-    /// Stores the records of a save; `recordBytes`, when the store handed them over, are
-    /// their serializations.
+    /// Folds a save the fast way when it can; returns `false` when the general path must.
+    ///
+    /// A store appending a save hands over the records it has just serialized (see
+    /// ``EntryHandoff``). Any other fold parses the payload and stores each record as the bytes
+    /// it has there: for the saves a store appends, exactly its serialization, so no fold
+    /// serializes a saved record again. Both are pure functions of the entry.
+    private func applySave(_ entry: JournalEntry, in state: SoupState) throws -> Bool {
+        if let handed = handoff.take(sequence: entry.sequence, payload: entry.payload) {
+            guard let soupName = handed.value["soup"]?.string else { return false }
+            let records = handed.value["records"]?.array ?? []
+            try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: handed.recordBytes)
+            return true
+        }
+        let parsed = try JSONValue.parse(entry.payload, recordingElementSpansOf: "records")
+        guard let soupName = parsed.value["soup"]?.string, let records = parsed.value["records"]?.array,
+            records.count == parsed.spans.count
+        else { return false }
+        let recordBytes = parsed.spans.map { Array(entry.payload[$0]) }
+        try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: recordBytes)
+        return true
+    }
+
+    /// Stores the records of a save; `recordBytes`, when given, are their bytes.
     private func applySave(
-        _ payload: JSONValue, soup: SoupCatalogEntry, in state: SoupState, recordBytes: [[UInt8]]?
+        _ records: [JSONValue], soup: SoupCatalogEntry, in state: SoupState, recordBytes: [[UInt8]]?
     ) throws {
         var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
         let newRecordPlacement = try state.newRecordPlacement(in: soup)
-        for (position, record) in (payload["records"]?.array ?? []).enumerated() {
+        for (position, record) in records.enumerated() {
             guard let entryId = record[SoupStore.entryIdField]?.number?.int64Value, entryId > 0 else {
                 throw SoupError(.storage, "a saved record of soup \(soup.name) has no _soupEntryId")
             }
             // Every stored id is below the next id, so a record at or above it replaces nothing
             // and its key follows every key of its soup.
             let placement = UInt64(entryId) < nextEntryId ? .anywhere : newRecordPlacement
-            try state.putRecord(record, bytes: recordBytes?[position], entryId: entryId, in: soup, placement: placement)
+            let bytes = recordBytes.flatMap { position < $0.count ? $0[position] : nil }
+            try state.putRecord(record, bytes: bytes, entryId: entryId, in: soup, placement: placement)
             nextEntryId = max(nextEntryId, UInt64(entryId) + 1)
         }
         try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)

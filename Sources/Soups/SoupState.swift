@@ -100,15 +100,18 @@ struct SoupState {
         placement: RecordPlacement = .anywhere
     ) throws {
         let replacing = placement == .anywhere
-        if replacing { try removeIndexEntries(soup.soupId, entryId) }
         let recordKey = SoupDatabases.recordKey(soup.soupId, entryId)
         // Skipping the old keys is only right if there are none: see `RecordPlacement`.
         assert(replacing || (try? transaction.get(databases.recordKeys, key: recordKey)) == nil, "not a new record")
         // Appending skips the search and, above all, fills pages instead of splitting them in halves.
         let options: PutOptions = placement == .last ? .append : []
         try transaction.put(databases.records, key: recordKey, value: bytes ?? record.serialized(), options: options)
-        try writeIndexEntries(
-            IndexEntries.keys(for: record, entryId: entryId, in: soup, only: nil), soup, entryId, options: options)
+        let entries = IndexEntries.keys(for: record, entryId: entryId, in: soup, only: nil)
+        if replacing {
+            try replaceIndexEntries(with: entries, soup, entryId)
+        } else {
+            try writeIndexEntries(entries, soup, entryId, options: options)
+        }
         if LocalFlags.isDirty(record) {
             try transaction.put(databases.dirty, key: recordKey, value: [])
         } else if replacing {
@@ -146,6 +149,35 @@ struct SoupState {
         let entries = try indexEntries(soupId, entryId)
         for key in entries.indexKeys { _ = try transaction.delete(databases.index, key: key) }
         for key in entries.tokenKeys { _ = try transaction.delete(databases.fullText, key: key) }
+    }
+
+    /// Replaces a stored record's index and token keys by `entries`, touching only the keys
+    /// that change: an edit of one field moves one index key, not all of them.
+    func replaceIndexEntries(with entries: IndexEntries, _ soup: SoupCatalogEntry, _ entryId: Int64) throws {
+        let old = try indexEntries(soup.soupId, entryId)
+        guard old != entries else { return }
+        for key in Self.keys(old.indexKeys, missingFrom: entries.indexKeys) {
+            _ = try transaction.delete(databases.index, key: key)
+        }
+        for key in Self.keys(old.tokenKeys, missingFrom: entries.tokenKeys) {
+            _ = try transaction.delete(databases.fullText, key: key)
+        }
+        for key in Self.keys(entries.indexKeys, missingFrom: old.indexKeys) {
+            try transaction.put(databases.index, key: key, value: [])
+        }
+        for key in Self.keys(entries.tokenKeys, missingFrom: old.tokenKeys) {
+            try transaction.put(databases.fullText, key: key, value: [])
+        }
+        try transaction.put(
+            databases.recordKeys, key: SoupDatabases.recordKey(soup.soupId, entryId), value: entries.encoded)
+    }
+
+    /// The keys of `keys` that `other` lacks, in order. A record has a handful of index keys,
+    /// compared directly; a long text can have hundreds of tokens, compared through a set.
+    static func keys(_ keys: [[UInt8]], missingFrom other: [[UInt8]]) -> [[UInt8]] {
+        guard keys.count * other.count > 64 else { return keys.filter { !other.contains($0) } }
+        let present = Set(other)
+        return keys.filter { !present.contains($0) }
     }
 
     /// Writes a record's index and token keys and the list of them.

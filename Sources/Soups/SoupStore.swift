@@ -156,7 +156,7 @@ public final class SoupStore: Sendable {
             return try journal.read { reader in
                 try body(
                     SoupState(
-                        transaction: reader.transaction, databases: SoupDatabases(reader.database),
+                        transaction: reader.transaction, databases: SoupDatabases.of(reader.projectionContext),
                         catalogCache: catalogCache))
             }
         } catch {
@@ -168,7 +168,7 @@ public final class SoupStore: Sendable {
         do {
             return try journal.write { writer in
                 let state = SoupState(
-                    transaction: writer.transaction, databases: SoupDatabases(writer.database),
+                    transaction: writer.transaction, databases: SoupDatabases.of(writer.projectionContext),
                     catalogCache: catalogCache)
                 return try body(&writer, state)
             }

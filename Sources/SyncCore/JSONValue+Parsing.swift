@@ -30,6 +30,21 @@ extension JSONValue {
         return (value, parser.recordedSpan)
     }
 
+    /// Parses a document and also reports where each element of one top-level array member lies.
+    ///
+    /// A soup's save entry holds its records as `{"records": [...], ...}`; the fold stores each
+    /// record's bytes from its span instead of serializing the parsed record again.
+    /// - Returns: the value, and the byte ranges of the elements of `member`'s array, in order
+    ///   (empty when the document has no such array).
+    package static func parse(
+        _ bytes: [UInt8], recordingElementSpansOf member: String
+    ) throws(JSONParseError) -> (value: JSONValue, spans: [Range<Int>]) {
+        var parser = JSONParser(bytes: bytes)
+        parser.recordedArrayMember = member
+        let value = try parser.parseDocument()
+        return (value, parser.recordedElementSpans)
+    }
+
     /// Parses one JSON document from a string.
     public init(parsing text: String) throws(JSONParseError) {
         try self.init(parsing: Array(text.utf8))
@@ -44,6 +59,11 @@ struct JSONParser {
     /// A top-level member whose value's byte range to record in `recordedSpan`.
     var recordedMember: String?
     var recordedSpan: Range<Int>?
+    /// A top-level member whose array elements' byte ranges to record in `recordedElementSpans`.
+    var recordedArrayMember: String?
+    var recordedElementSpans: [Range<Int>] = []
+    /// Set while the recorded array member's value is being parsed.
+    private var recordsElements = false
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -73,11 +93,13 @@ struct JSONParser {
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enterContainer()
-        var members: [String: JSONValue] = [:]
+        // Members are gathered first and the dictionary made once at its final size: growing a
+        // dictionary member by member rehashes every key at each doubling.
+        var members: [(String, JSONValue)] = []
         skipWhitespace()
         if consume(UInt8(ascii: "}")) {
             depth -= 1
-            return .object(members)
+            return .object([:])
         }
         while true {
             skipWhitespace()
@@ -87,17 +109,24 @@ struct JSONParser {
             guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
             skipWhitespace()
             let valueStart = index
-            members[key] = try parseValue()
+            recordsElements = depth == 1 && recordedArrayMember != nil && key == recordedArrayMember
+            members.append((key, try parseValue()))
+            recordsElements = false
             if depth == 1, let recordedMember, key == recordedMember { recordedSpan = valueStart..<index }
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
             guard consume(UInt8(ascii: "}")) else { throw error("expected ',' or '}' in an object") }
             depth -= 1
-            return .object(members)
+            // A repeated name keeps its last value, as it always has.
+            var object = [String: JSONValue](minimumCapacity: members.count)
+            for (name, value) in members { object[name] = value }
+            return .object(object)
         }
     }
 
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
+        let recording = recordsElements
+        recordsElements = false
         try enterContainer()
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -107,7 +136,9 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
+            let elementStart = index
             elements.append(try parseValue())
+            if recording { recordedElementSpans.append(elementStart..<index) }
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
             guard consume(UInt8(ascii: "]")) else { throw error("expected ',' or ']' in an array") }
@@ -128,16 +159,16 @@ struct JSONParser {
         index += 1  // the opening quote
         // Fast path: most strings have no escapes, so they are one slice of the input.
         let start = index
+        var nonASCII: UInt8 = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                guard let text = String(validating: bytes[start..<index], as: UTF8.self) else {
-                    throw error("a string is not valid UTF-8")
-                }
+                let text = try makeString(start..<index, isASCII: nonASCII & 0x80 == 0)
                 index += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            nonASCII |= byte
             index += 1
         }
         var scalars = Array(bytes[start..<index])
@@ -161,6 +192,20 @@ struct JSONParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// The string of `range`, which holds no quote, escape or control character.
+    ///
+    /// Strings are made from the contiguous bytes directly: validating an `ArraySlice` goes
+    /// through the standard library's generic path, which cost a fifth of a soup fold. ASCII
+    /// needs no validation at all.
+    private func makeString(_ range: Range<Int>, isASCII: Bool) throws(JSONParseError) -> String {
+        let text = bytes.withUnsafeBufferPointer { buffer -> String? in
+            let slice = UnsafeBufferPointer(rebasing: buffer[range])
+            return isASCII ? String(decoding: slice, as: UTF8.self) : String(validating: slice, as: UTF8.self)
+        }
+        guard let text else { throw error("a string is not valid UTF-8") }
+        return text
     }
 
     private mutating func parseEscape(into output: inout [UInt8]) throws(JSONParseError) {
@@ -218,7 +263,7 @@ struct JSONParser {
             index = start
             throw error("unexpected character")
         }
-        return JSONNumber(validatedText: String(decoding: bytes[start..<index], as: UTF8.self))
+        return JSONNumber(validatedText: try makeString(start..<index, isASCII: true))
     }
 
     private mutating func parseKeyword(_ keyword: StaticString, _ value: JSONValue) throws(JSONParseError) -> JSONValue

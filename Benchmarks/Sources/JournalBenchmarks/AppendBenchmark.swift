@@ -68,8 +68,9 @@ struct AppendBenchmark {
 
     /// The raw run stores the very bytes the journal stored, so both write the same volume.
     private func storedEnvelopes(of journal: Journal) throws -> [[UInt8]] {
-        try journal.read { reader in
-            try reader.transaction.withCursor(journal.environment.database(named: "journal.entries")) { cursor in
+        let entries = try journal.journalEnvironment.database(named: "journal.entries")
+        return try journal.journalEnvironment.read { transaction in
+            try transaction.withCursor(entries) { cursor in
                 var values: [[UInt8]] = []
                 values.reserveCapacity(entryCount)
                 try cursor.forEach { _, value in

@@ -1,4 +1,4 @@
-// journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http [COUNT] [COUNT]
+// journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http|recovery|fold [COUNT] [COUNT]
 // (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP, 0 skips reSync] [RESYNC_REPEATS] [INGEST_PAGE_SIZE] [PAGES_PER_COMMIT]; floor: [INGEST_COUNT] [LARGE_SOUP] [RECORDS_PER_ENTRY])
 import Foundation
 
@@ -55,6 +55,23 @@ case "sync-down-http":
     var benchmark = SyncDownHTTPBenchmark()
     if let count = count(1) { benchmark.recordCount = count }
     await runOrExit { try await benchmark.run() }
+case "fold":
+    var benchmark = FoldBenchmark()
+    if let count = count(1) { benchmark.entryCount = count }
+    if let index = arguments.firstIndex(of: "--store"), index + 1 < arguments.count {
+        benchmark.storeDirectory = URL(fileURLWithPath: arguments[index + 1])
+    }
+    benchmark.wideRecords = arguments.contains("--wide")
+    await runOrExit { try benchmark.run() }
+case "recovery":
+    var benchmark = RecoveryBenchmark()
+    if let count = count(1) { benchmark.recordCount = count }
+    await runOrExit { try await benchmark.run() }
+case "recovery-child" where arguments.count == 4:
+    await runOrExit {
+        try RecoveryBenchmark.child(
+            store: arguments[1], recordCount: count(2) ?? 10_000, interval: UInt64(count(3) ?? 50_000))
+    }
 case "sync-up-http":
     var benchmark = SyncUpHTTPBenchmark()
     if let count = count(1) { benchmark.recordCount = count }
@@ -62,7 +79,7 @@ case "sync-up-http":
 default:
     FileHandle.standardError.write(
         Data(
-            "usage: journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http [COUNT]\n"
+            "usage: journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http|recovery|fold [COUNT]\n"
                 .utf8))
     exit(2)
 }
