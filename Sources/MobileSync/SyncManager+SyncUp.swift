@@ -44,16 +44,19 @@ extension SyncManager {
 
     /// Runs an existing sync up: journals it RUNNING, waits for its turn, sends the dirty records.
     func runSyncUp(id: Int64, onUpdate: UpdateHandler?) async throws -> SyncState {
-        guard !isActive(syncId: id) else { throw SyncError.syncRunning(id: id) }
-        try checkAccepting()
         guard var sync = try store.syncState(id: id) else { throw SyncError.syncNotFound(String(id)) }
         guard case .syncUp(let descriptor) = sync.target else {
             throw SyncError(.wrongType, "Sync \(id) is a sync down, not a sync up.")
         }
+        try enterActive(id)
         sync.totalSize = -1
         sync.start(at: now())
-        try store.journal.append(sync.changedEntryDraft)
-        scheduling.withLock { _ = $0.active.insert(id) }
+        do {
+            try store.journal.append(sync.changedEntryDraft)
+        } catch {
+            leaveActive(id)
+            throw error
+        }
         report(sync, onUpdate)
         await takeTurn()
         defer { turns.release() }

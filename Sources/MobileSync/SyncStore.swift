@@ -18,6 +18,10 @@ public final class SyncStore: Sendable {
     public let journal: Journal
     /// The soups, folded from the journal.
     public let soups: SoupStore
+    /// The store's directory, as given when it was opened.
+    public let directory: URL
+    /// Which syncs a live process owns (`leases/` in ``directory``).
+    let leases: SyncLeases
 
     /// The projections of a SyncJournal store, in apply order.
     public static var projections: [any Projection] {
@@ -41,6 +45,8 @@ public final class SyncStore: Sendable {
         journal = try Journal(
             directory: directory, projections: Self.projections, clock: clock, options: options, logger: logger)
         soups = SoupStore(journal: journal, clock: clock, idGenerator: idGenerator ?? ClockIDGenerator(clock: clock))
+        self.directory = directory
+        leases = SyncLeases(storeDirectory: directory)
     }
 
     /// Opens the store in `directory` only if one exists there.

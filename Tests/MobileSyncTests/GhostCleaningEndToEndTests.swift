@@ -4,6 +4,7 @@ import SalesforceAPI
 import SalesforceSimulator
 import Soups
 import SyncCore
+import SyncTesting
 import Testing
 
 /// `cleanResyncGhosts` against the simulator, with two syncs sharing one soup.
