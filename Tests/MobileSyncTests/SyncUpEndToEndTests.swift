@@ -87,6 +87,16 @@ import Testing
         }
     }
 
+    @Test func aSavedSyncUpTargetHoldsItsCappedBatchSize() async throws {
+        try await SyncHarness.with(accounts: 0) { harness in
+            let asked = try SyncUpTargetDescriptor(json: ["maxBatchSize": 201])
+            let created = try await harness.manager.createSyncUp(
+                target: asked, options: SyncOptions(fieldlist: ["Name"]), soupName: SyncHarness.soup, name: "up")
+            let saved = try #require(try harness.store.syncState(id: created.id))
+            #expect(saved.json["target"]?["maxBatchSize"] == 200)
+        }
+    }
+
     @Test func aSyncUpWithNoFieldListFailsWithTheTotalOfItsDirtyRecords() async throws {
         try await SyncHarness.with(accounts: 0) { harness in
             for name in ["One", "Two"] {
