@@ -89,10 +89,20 @@ import Testing
         (["query", "accounts", "--range", "Amount=5"], "PATH=LO..HI"),
         (["register-soup", "empty"], "--index"),
         (["register-soup", "bad", "--index", "Name:text"], "bad index spec"),
+        (["clear-soup", "nosuch"], "no soup"),
+        (["drop-soup", "nosuch"], "no soup named 'nosuch'"),
+        (["alter-soup", "nosuch", "--index", "Id:string"], "no soup"),
+        (["alter-soup", "accounts"], "--index"),
+        (["upsert", "accounts", #"{"Missing":"x"}"#, "--external-id-path", "Missing"], "no index on external-id path"),
+        (["upsert", "accounts", #"{"Name":""}"#, "--external-id-path", "Name"], "value cannot be empty"),
+        (["upsert", "accounts", #"{"Amount":1}"#, "--external-id-path", "Name"], "value cannot be empty"),
+        (["upsert", "accounts", #"{"Name":"Acme"}"#, "--external-id-path", "Name"], "2 records with 'Name'"),
+        (["query", "accounts", "--exact", "Missing=1", "--count"], "no index"),
     ])
     func badInputExitsTwoWithOneLineAndChangesNothing(arguments: [String], message: String) throws {
         defer { directory.remove() }
         try registerAccounts()
+        try run(["create", "accounts", #"{"Name":"Acme"}"#])
         try run(["create", "accounts", #"{"Name":"Acme"}"#])
         let before = try BuiltProduct("journal-replay").run(["info", store, "--json"]).standardOutput
         let output = try msync.run(arguments + ["--store", store])
