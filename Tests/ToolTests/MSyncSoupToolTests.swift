@@ -71,6 +71,25 @@ import Testing
         #expect(verify.status == 0, "\(verify.standardOutput)")
     }
 
+    @Test func matchTakesSmartStoreColumnFiltersAndAPathWithoutFullTextIsBadInput() throws {
+        defer { directory.remove() }
+        try run([
+            "register-soup", "employees", "--index", "firstName:full_text", "--index", "lastName:full_text",
+            "--index", "title:string",
+        ])
+        try run(["create", "employees", #"{"firstName":"Eva","lastName":"Ng"}"#])
+        try run(["create", "employees", #"{"firstName":"Liam","lastName":"Eva"}"#])
+        func names(_ expression: String) throws -> [String] {
+            let output = try run(["query", "employees", "--match", expression, "--json"]).standardOutput
+            return try JSONValue(parsing: output).array?.compactMap { $0["firstName"]?.string } ?? []
+        }
+        #expect(try names("{employees:firstName}:Eva") == ["Eva"])
+        #expect(try names("{employees:lastName}:\"eva\" OR {employees:firstName}:eva") == ["Eva", "Liam"])
+        let unindexed = try run(["query", "employees", "--match", "{employees:title}:CEO"], expecting: 2)
+        #expect(unindexed.standardError == "msync: soup 'employees' has no full_text index on 'title'\n")
+        try run(["query", "employees", "--match", "{employees:firstName}Eva"], expecting: 2)
+    }
+
     @Test func globalOptionsWorkBeforeTheSubcommand() throws {
         defer { directory.remove() }
         try registerAccounts()
