@@ -8,7 +8,7 @@ public import SyncCore
 /// |---|---|---|
 /// | `syncs.states` | sync id (8 bytes, big-endian) | the ``SyncState`` JSON |
 /// | `syncs.names` | sync name (UTF-8) | sync id (8 bytes, big-endian) |
-/// | `syncs.ghosts` | sync id (8 bytes, big-endian) | the last ghost cleaning: `{"remoteIdCount", "ghostIds", "sequence"}` |
+/// | `syncs.ghosts` | sync id (8 bytes, big-endian) | the last ghost cleaning: `{"remoteIdCount", "ghostIds", "sequence"}`, and `"unownedGhostIds"` when it found any |
 /// | `syncs.meta` | `next-sync-id` | UInt64 big-endian |
 ///
 /// `sync.created` and `sync.state.changed` carry whole states, so the last one wins.
