@@ -42,7 +42,7 @@ import Testing
         #expect(try journaledStatuses() == ["RUNNING"], "nothing but the running process journals")
 
         await org.clock.release()
-        await waitForExit(child)
+        await child.exited()
         #expect(child.terminationStatus == 0)
         #expect(try JSONValue(parsing: try run(["status", "busy", "--json"], org).standardOutput)["status"] == "DONE")
         #expect(try journaledStatuses() == ["RUNNING", "DONE"])
@@ -56,7 +56,7 @@ import Testing
 
         let child = try await startHeldResync(org)
         kill(child.processIdentifier, SIGKILL)
-        await waitForExit(child)
+        await child.exited()
         #expect(child.terminationReason == .uncaughtSignal)
         let status = try run(["status", "busy", "--json"], org)
         #expect(try JSONValue(parsing: status.standardOutput)["status"] == "STOPPED")
@@ -127,12 +127,6 @@ import Testing
         return try JSONValue(parsing: output.standardOutput).array?.compactMap { $0["header"]?["status"]?.string } ?? []
     }
 
-    /// Waits without blocking a thread of the cooperative pool, which serves the simulator.
-    private func waitForExit(_ process: Process) async {
-        while process.isRunning {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-    }
 }
 
 /// A simulator on loopback whose injected latency waits on a ``HeldClock``.

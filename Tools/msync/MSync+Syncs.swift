@@ -227,7 +227,9 @@ extension MSync {
     struct CleanGhosts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "clean-ghosts",
-            abstract: "Delete this sync's clean local records that no longer exist on the server.")
+            abstract:
+                "Delete this sync's clean records the server no longer has, and the soup's clean records no sync owns "
+                + "that the server no longer has.")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The sync down's name or id.") var sync: String
