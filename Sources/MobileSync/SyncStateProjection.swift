@@ -19,8 +19,10 @@ public import SyncCore
 public struct SyncStateProjection: Projection {
     /// The projection's name, `syncs`.
     public let name = "syncs"
-    /// The fold's version; bump it when the fold changes.
-    public let version = 1
+    /// The fold's version; bump it when the fold changes. 2: a batch or collection sync-up
+    /// target's state holds its capped `maxBatchSize`, and a cleaning's summary its
+    /// `unownedGhostIds` (issue 14), so stores folded by version 1 are rebuilt on open.
+    public let version = 2
     /// `syncs.states`, `syncs.names`, `syncs.ghosts`, `syncs.meta`.
     public var databaseNames: [String] {
         SyncStateDatabases.names
