@@ -185,9 +185,16 @@ private struct Fold {
             }
         case "sync.ghosts.cleaned":
             let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
-            let ghosts = try entry.jsonPayload()["ghostIds"]?.array ?? []
-            if exists, !isDirty, ghosts.contains(where: { $0.string.map(serverIds.contains) ?? false }) {
+            let payload = try entry.jsonPayload()
+            func names(_ key: String) -> Bool {
+                (payload[key]?.array ?? []).contains { $0.string.map(serverIds.contains) ?? false }
+            }
+            if exists, !isDirty, names("ghostIds") {
                 note(entry, action: "removed as a ghost of sync \(syncId)", record: nil)
+                exists = false
+            } else if exists, !isDirty, names("unownedGhostIds") {
+                let reason = "no sync owned it and the server no longer has it"
+                note(entry, action: "removed by the ghost cleaning of sync \(syncId): \(reason)", record: nil)
                 exists = false
             }
         default:

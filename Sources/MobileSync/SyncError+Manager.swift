@@ -17,6 +17,12 @@ extension SyncError {
         SyncError(.syncRunning, "Cannot run runSync \(id) - sync is still running")
     }
 
+    /// "Cannot run runSync <id> - sync is still running in another process": Mobile SDK's text,
+    /// then who runs it, for a sync whose lease another process (or another manager) holds.
+    public static func syncRunningElsewhere(id: Int64) -> SyncError {
+        SyncError(.syncRunning, "Cannot run runSync \(id) - sync is still running in another process")
+    }
+
     /// "sync manager has state:<STATE>".
     public static func managerStopped(state: String) -> SyncError {
         SyncError(.managerStopped, "sync manager has state:\(state)")

@@ -42,7 +42,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case malformedJSON, malformedTarget, malformedOptions, malformedState, malformedQuery, malformedConfig,
                 malformedEntry, duplicateName, invalidName, syncNotFound, syncRunning, managerStopped, wrongType,
-                unknownTarget, notConnected, invalidRecords
+                unknownTarget, notConnected, invalidRecords, leaseUnavailable
         }
 
         private let value: Value
@@ -79,6 +79,10 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         public static let notConnected = Code(value: .notConnected)
         /// Records to sync up cannot be sent as asked (a bulk check over several sObject types).
         public static let invalidRecords = Code(value: .invalidRecords)
+        /// A sync's lease in the store's `leases` folder cannot be created, opened or locked (the
+        /// folder is not writable, or the system refuses file locks): a store problem, not a sync
+        /// running elsewhere, which is ``syncRunning``.
+        public static let leaseUnavailable = Code(value: .leaseUnavailable)
 
         /// The code's name, such as `malformedQuery`.
         public var description: String {

@@ -100,22 +100,32 @@ extension SyncManager {
 
     /// Makes the sync active, in one step with the checks so that a concurrent ``stop()`` either
     /// sees it active or makes it refused: Mobile SDK checks "still running" first, then
-    /// "accepting".
-    func enterActive(_ id: Int64) throws(SyncError) {
-        let refusal = scheduling.withLock { scheduling -> SyncError? in
-            guard !scheduling.active.contains(id) else { return SyncError.syncRunning(id: id) }
-            guard scheduling.state == .acceptingSyncs else {
+    /// "accepting". Active also means owned: the sync's lease is taken here, so a sync that
+    /// another process (or another manager of this store) runs, queues or cleans is refused as
+    /// still running, and ``leaveActive(_:)`` gives the lease back.
+    ///
+    /// - Parameter requiresAccepting: `false` for work a stopped manager still does (deleting).
+    func enterActive(_ id: Int64, requiresAccepting: Bool = true) throws(SyncError) {
+        let outcome = scheduling.withLock { scheduling -> SyncError? in
+            guard scheduling.active[id] == nil else { return SyncError.syncRunning(id: id) }
+            guard !requiresAccepting || scheduling.state == .acceptingSyncs else {
                 return SyncError.managerStopped(state: scheduling.state.rawValue)
             }
-            scheduling.active.insert(id)
-            return nil
+            do throws(SyncError) {
+                guard let lease = try store.leases.acquire(syncId: id) else { return .syncRunningElsewhere(id: id) }
+                scheduling.active[id] = lease
+                return nil
+            } catch {
+                return error
+            }
         }
-        if let refusal { throw refusal }
+        if let outcome { throw outcome }
     }
 
+    /// Makes the sync inactive and releases its lease.
     func leaveActive(_ id: Int64) {
         scheduling.withLock { scheduling in
-            scheduling.active.remove(id)
+            scheduling.active[id] = nil
             if scheduling.state == .stopRequested, scheduling.active.isEmpty { scheduling.state = .stopped }
         }
     }

@@ -1,5 +1,6 @@
 import EventJournal
 import Logging
+import Soups
 import SyncCore
 import Synchronization
 
@@ -25,7 +26,8 @@ extension SyncManager {
     /// Creates a sync up and runs it.
     ///
     /// Progress follows Mobile SDK: `RUNNING(0,-1)`, `RUNNING(0,N)` with N the dirty records,
-    /// `RUNNING(p,N)` as batches are answered, then `DONE(100)`. Records the server refuses do
+    /// `RUNNING(p,N)` as batches are answered, then `DONE(100)`; a run that fails ends
+    /// `FAILED(p,N)`, with N counted even when it fails before sending anything. Records the server refuses do
     /// not fail the sync: they keep their changes and `__last_error__`, and the final state's
     /// ``SyncState/syncUpSummary`` and ``SyncState/failures`` list them.
     ///
@@ -44,16 +46,19 @@ extension SyncManager {
 
     /// Runs an existing sync up: journals it RUNNING, waits for its turn, sends the dirty records.
     func runSyncUp(id: Int64, onUpdate: UpdateHandler?) async throws -> SyncState {
-        guard !isActive(syncId: id) else { throw SyncError.syncRunning(id: id) }
-        try checkAccepting()
         guard var sync = try store.syncState(id: id) else { throw SyncError.syncNotFound(String(id)) }
         guard case .syncUp(let descriptor) = sync.target else {
             throw SyncError(.wrongType, "Sync \(id) is a sync down, not a sync up.")
         }
+        try enterActive(id)
         sync.totalSize = -1
         sync.start(at: now())
-        try store.journal.append(sync.changedEntryDraft)
-        scheduling.withLock { _ = $0.active.insert(id) }
+        do {
+            try store.journal.append(sync.changedEntryDraft)
+        } catch {
+            leaveActive(id)
+            throw error
+        }
         report(sync, onUpdate)
         await takeTurn()
         defer { turns.release() }
@@ -74,11 +79,11 @@ extension SyncManager {
     ) async throws -> SyncState {
         var sync = started
         guard state == .acceptingSyncs else { return try finishSyncUp(&sync, .stopped) }
+        let progress = SyncUpProgress(sync)
         do {
             let runner = SyncUpRunner(
                 store: store, target: try syncUpTargets.makeTarget(for: descriptor, client: client), syncId: sync.id,
                 soupName: sync.soupName, options: sync.options, client: client)
-            let progress = SyncUpProgress(sync)
             let (summary, stopped) = try await runner.run(
                 shouldStop: { [weak self] in self?.state != .acceptingSyncs },
                 progress: { done, total in
@@ -94,6 +99,12 @@ extension SyncManager {
             return try finishSyncUp(&sync, stopped ? .stopped : .done)
         } catch {
             logger.warning("Sync up failed", metadata: ["sync.id": "\(sync.id)", "sync.error": "\(error)"])
+            // Mobile SDK sets the total to the dirty records before sending anything, so a failed
+            // sync up reads FAILED with its total and the progress it reached. A failure before
+            // the runner listed them (no target, a reconciliation that could not finish) counts
+            // them now: nothing of this run was sent yet.
+            sync = progress.current
+            if sync.totalSize < 0 { sync.totalSize = Int64(try store.soups.dirtyRecords(sync.soupName).count) }
             return try finishSyncUp(&sync, .failed, "\(error)")
         }
     }

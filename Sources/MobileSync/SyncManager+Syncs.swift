@@ -76,9 +76,14 @@ extension SyncManager {
 
     /// Deletes the sync with `id`; its records stay in the soup. Unknown ids are ignored.
     ///
-    /// - Throws: ``SyncError/Code/syncRunning`` when the sync is active.
+    /// The sync's lease is held while the deletion is appended, so a run cannot start in another
+    /// process between the check and the deletion.
+    ///
+    /// - Throws: ``SyncError/Code/syncRunning`` when the sync is active here or in another process.
     public func deleteSync(id: Int64) throws {
-        guard !isActive(syncId: id) else { throw SyncError.syncRunning(id: id) }
+        guard try store.syncState(id: id) != nil else { return }
+        try enterActive(id, requiresAccepting: false)
+        defer { leaveActive(id) }
         guard let state = try store.syncState(id: id) else { return }
         var header: [String: JournalEntry.HeaderValue] = [
             SyncHeader.syncId: .integer(id), SyncHeader.soup: .string(state.soupName),
@@ -111,10 +116,12 @@ extension SyncManager {
             entries.map { NewSync(target: $0.target, options: $0.options, soupName: $0.soupName, name: $0.name) })
     }
 
-    /// Whether the sync is active: running, queued for its turn, or having its ghosts cleaned.
+    /// Whether the sync is active in this manager: running, queued for its turn, or having its
+    /// ghosts cleaned.
     ///
     /// An active sync cannot be re-synced, cleaned or deleted. Safe to call from any thread.
+    /// ``SyncStore/isSyncOwned(id:)`` also sees syncs active in other processes.
     public nonisolated func isActive(syncId id: Int64) -> Bool {
-        scheduling.withLock { $0.active.contains(id) }
+        scheduling.withLock { $0.active[id] != nil }
     }
 }

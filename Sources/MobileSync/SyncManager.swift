@@ -55,12 +55,14 @@ public actor SyncManager {
 
     struct Scheduling {
         var state: State = .acceptingSyncs
-        var active: Set<Int64> = []
+        /// The active syncs, each with the lease that makes this process its owner.
+        var active: [Int64: SyncLease] = [:]
     }
 
-    /// Opens the manager of `store`. Syncs found RUNNING are journaled as STOPPED first: nothing
-    /// can be running when a store opens, and ``restart(restartStoppedSyncs:onUpdate:)`` with
-    /// `true` picks them up again.
+    /// Opens the manager of `store`. Syncs found RUNNING that no live process owns (their
+    /// process ended mid-run) are journaled as STOPPED first, and
+    /// ``restart(restartStoppedSyncs:onUpdate:)`` with `true` picks them up again; a sync another
+    /// process is running stays RUNNING, and this manager refuses to run it until it ends.
     ///
     /// - Parameters:
     ///   - store: the store whose syncs this manager runs.
@@ -180,10 +182,19 @@ public actor SyncManager {
         for continuation in subscribers.values { continuation.yield(state) }
     }
 
+    /// Journals STOPPED for every RUNNING sync whose lease nobody holds.
+    ///
+    /// The leases are tested inside the write transaction: a process takes a sync's lease before
+    /// it journals RUNNING, and it cannot journal while this transaction holds LMDB's writer
+    /// lock, so a run that starts now is either seen holding its lease or journals its RUNNING
+    /// after this STOPPED.
     private static func stopInterruptedSyncs(in store: SyncStore, logger: Logger) throws {
+        // Most opens find nothing RUNNING: a read answers them without a write transaction.
+        guard try store.syncStates().contains(where: { $0.status == .running }) else { return }
         try store.journal.write { writer in
             let databases = SyncStateDatabases(writer.transaction, writer.database)
             for var sync in try databases.allStates() where sync.status == .running {
+                guard try !store.leases.isHeld(syncId: sync.id) else { continue }
                 sync.stopAfterInterruptedRun()
                 try writer.append(sync.changedEntryDraft)
                 logger.info("Interrupted sync marked STOPPED", metadata: ["sync.id": "\(sync.id)"])

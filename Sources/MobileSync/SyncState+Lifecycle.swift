@@ -56,8 +56,8 @@ extension SyncState {
         self.error = error
     }
 
-    /// Marks a sync found RUNNING when its store opens as STOPPED: nothing can be running at
-    /// start-up, and `restart(restartStoppedSyncs: true)` picks STOPPED syncs up again.
+    /// Marks a sync found RUNNING that no live process owns as STOPPED: its run was interrupted
+    /// (the process ended), and `restart(restartStoppedSyncs: true)` picks STOPPED syncs up again.
     public mutating func stopAfterInterruptedRun() {
         guard status == .running else { return }
         status = .stopped

@@ -8,7 +8,7 @@ public import SyncCore
 /// |---|---|---|
 /// | `syncs.states` | sync id (8 bytes, big-endian) | the ``SyncState`` JSON |
 /// | `syncs.names` | sync name (UTF-8) | sync id (8 bytes, big-endian) |
-/// | `syncs.ghosts` | sync id (8 bytes, big-endian) | the last ghost cleaning: `{"remoteIdCount", "ghostIds", "sequence"}` |
+/// | `syncs.ghosts` | sync id (8 bytes, big-endian) | the last ghost cleaning: `{"remoteIdCount", "ghostIds", "sequence"}`, and `"unownedGhostIds"` when it found any |
 /// | `syncs.meta` | `next-sync-id` | UInt64 big-endian |
 ///
 /// `sync.created` and `sync.state.changed` carry whole states, so the last one wins.
@@ -19,8 +19,10 @@ public import SyncCore
 public struct SyncStateProjection: Projection {
     /// The projection's name, `syncs`.
     public let name = "syncs"
-    /// The fold's version; bump it when the fold changes.
-    public let version = 1
+    /// The fold's version; bump it when the fold changes. 2: a batch or collection sync-up
+    /// target's state holds its capped `maxBatchSize`, and a cleaning's summary its
+    /// `unownedGhostIds` (issue 14), so stores folded by version 1 are rebuilt on open.
+    public let version = 2
     /// `syncs.states`, `syncs.names`, `syncs.ghosts`, `syncs.meta`.
     public var databaseNames: [String] {
         SyncStateDatabases.names

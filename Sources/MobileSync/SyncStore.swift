@@ -18,6 +18,11 @@ public final class SyncStore: Sendable {
     public let journal: Journal
     /// The soups, folded from the journal.
     public let soups: SoupStore
+    /// The store's directory, as `msync --store` names it (a path given to the store's
+    /// `journal/` folder names its parent).
+    public let directory: URL
+    /// Which syncs a live process owns (`leases/` in ``directory``).
+    let leases: SyncLeases
 
     /// The projections of a SyncJournal store, in apply order.
     public static var projections: [any Projection] {
@@ -41,6 +46,10 @@ public final class SyncStore: Sendable {
         journal = try Journal(
             directory: directory, projections: Self.projections, clock: clock, options: options, logger: logger)
         soups = SoupStore(journal: journal, clock: clock, idGenerator: idGenerator ?? ClockIDGenerator(clock: clock))
+        // The journal's layout resolves the directory, so every process that names one store,
+        // whichever way, finds the same leases.
+        self.directory = journal.layout.directory
+        leases = SyncLeases(storeDirectory: journal.layout.directory)
     }
 
     /// Opens the store in `directory` only if one exists there.

@@ -11,10 +11,12 @@ public enum SyncUpFields {
     /// The largest `maxBatchSize` of the sObject Collections target.
     public static let collectionSizeMax = 200
 
-    /// The batch size a descriptor asks for (its `maxBatchSize` member), clamped to 1…`max`;
-    /// `max` when it names none, as Mobile Sync does.
+    /// The batch size a descriptor asks for (``SyncUpTargetDescriptor/maxBatchSize``, or a
+    /// custom target's `maxBatchSize` member), clamped to 1…`max`; `max` when it names none, as
+    /// Mobile Sync does.
     public static func batchSize(_ descriptor: SyncUpTargetDescriptor, max: Int) -> Int {
-        guard let asked = descriptor.otherFields["maxBatchSize"]?.number?.int64Value else { return max }
+        let member = descriptor.otherFields[SyncUpTargetDescriptor.maxBatchSizeKey]?.number?.int64Value
+        guard let asked = descriptor.maxBatchSize.map(Int64.init) ?? member else { return max }
         return Int(Swift.min(Swift.max(asked, 1), Int64(max)))
     }
 

@@ -18,6 +18,14 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
     public var updateFieldlist: [String]?
     /// The external id field used to upsert, if any.
     public var externalIdFieldName: String?
+    /// The batch size asked for by a batch or collection target; `nil` asks for the target's
+    /// largest, ``SyncUpFields/batchSizeMax`` (25) or ``SyncUpFields/collectionSizeMax`` (200).
+    ///
+    /// The size used is this value within 1 and the largest, and that is what ``json`` saves,
+    /// the default included, as Mobile SDK does. Parsing stores `nil` for a value at or above the
+    /// largest, so a descriptor survives a round trip unchanged. Other targets keep a
+    /// `maxBatchSize` member in ``otherFields``.
+    public var maxBatchSize: Int?
     /// Members this type does not interpret, kept so a round trip loses nothing.
     public var otherFields: [String: JSONValue]
 
@@ -61,6 +69,11 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         externalIdFieldName = try fields.optionalString("externalIdFieldName")
         var others = fields.members
         for key in Self.interpretedKeys { others[key] = nil }
+        if let largest = kind.batchSizeMax {
+            let asked = try fields.optionalInteger(Self.maxBatchSizeKey)
+            maxBatchSize = asked.flatMap { $0 < Int64(largest) ? Int(Swift.max($0, 1)) : nil }
+            others[Self.maxBatchSizeKey] = nil
+        }
         // Class names that ``json`` would write anyway are not kept, so a descriptor survives a
         // round trip unchanged; any other spelling is kept as given.
         let names = Self.classNames(of: kind)
@@ -81,6 +94,9 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         if let createFieldlist { members["createFieldlist"] = .array(createFieldlist.map(JSONValue.string)) }
         if let updateFieldlist { members["updateFieldlist"] = .array(updateFieldlist.map(JSONValue.string)) }
         if let externalIdFieldName { members["externalIdFieldName"] = .string(externalIdFieldName) }
+        if let largest = kind.batchSizeMax {
+            members[Self.maxBatchSizeKey] = .number(JSONNumber(Int64(SyncUpFields.batchSize(self, max: largest))))
+        }
         let names = Self.classNames(of: kind)
         if members[SyncDownTargetDescriptor.iOSImplKey] == nil, members[SyncDownTargetDescriptor.androidImplKey] == nil
         {
@@ -89,6 +105,8 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         }
         return .object(members)
     }
+
+    static let maxBatchSizeKey = "maxBatchSize"
 
     private static let interpretedKeys = [
         "idFieldName", "modificationDateFieldName", "createFieldlist", "updateFieldlist", "externalIdFieldName",
@@ -117,5 +135,16 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         let name = iOS ?? android.flatMap { $0.split(separator: ".").last.map(String.init) }
         guard let name, !name.isEmpty else { return .collection }
         return builtInKinds[name] ?? .custom(registryKey: name)
+    }
+}
+
+extension SyncUpTargetDescriptor.Kind {
+    /// The largest batch of the built-in batching targets; `nil` for the others.
+    var batchSizeMax: Int? {
+        switch self {
+        case .batch: SyncUpFields.batchSizeMax
+        case .collection: SyncUpFields.collectionSizeMax
+        case .singleRecord, .custom: nil
+        }
     }
 }

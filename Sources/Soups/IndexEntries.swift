@@ -17,14 +17,25 @@ struct IndexEntries: Hashable, Sendable {
         for index in soup.indexes where only?.contains(index.id) ?? true {
             let value = SoupPath.project(record, components: index.pathComponents)
             entries.add(IndexValue.extract(value, as: index.spec.type), index: index, soupId: soup.soupId, entryId)
-            if index.spec.type == .fullText, let text = IndexValue.extract(value, as: .fullText).likeText {
+            if index.spec.type == .fullText {
                 // Sorted: a Set's order differs between instances, and the stored key list must not.
-                for token in Set(FullTextTokenizer.tokens(text)).sorted() {
+                for token in Set(fullTextTokens(of: value)).sorted() {
                     entries.tokenKeys.append(tokenKey(soup.soupId, index.id, token, entryId))
                 }
             }
         }
         return entries
+    }
+
+    /// The tokens, in text order, that the `full_text` index `index` takes from `record`.
+    static func fullTextTokens(of record: JSONValue, index: SoupCatalogEntry.CatalogIndex) -> [String] {
+        fullTextTokens(of: SoupPath.project(record, components: index.pathComponents))
+    }
+
+    /// The tokens of the value at a `full_text` index's path, in text order.
+    private static func fullTextTokens(of value: JSONValue?) -> [String] {
+        guard let text = IndexValue.extract(value, as: .fullText).likeText else { return [] }
+        return FullTextTokenizer.tokens(text)
     }
 
     /// A null entry for `index`, which is what a record gets in an index added without

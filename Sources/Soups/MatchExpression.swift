@@ -1,18 +1,35 @@
 /// A parsed full-text `match` expression.
 ///
-/// The syntax is the core of SQLite FTS5's query syntax:
+/// The syntax is SmartStore's, which is SQLite FTS's query syntax with SmartStore's column names:
 /// - a word matches records having that token (words are tokenized with
-///   ``FullTextTokenizer``; a word giving several tokens needs all of them);
+///   ``FullTextTokenizer``); a word that gives several tokens (`e-mail`) is a phrase;
 /// - `word*` matches any token starting with `word`;
-/// - `"several words"` needs every token (this store keeps no positions, so it does not
-///   check that they are adjacent);
+/// - `"several words"` is a phrase: the tokens must follow one another, in order, in one indexed
+///   field (`"quick bro*"` may end with a prefix);
+/// - `{soup:path}:term` (or `:"a phrase"`, or `:(a group)`) looks only in the `full_text` index
+///   on `path`; `soup` must be the queried soup;
 /// - `a b` and `a AND b` need both, `a OR b` either, `a NOT b` the first without the second;
 /// - parentheses group. `NOT` binds tightest, then `AND`, then `OR`; keywords are uppercase.
 indirect enum MatchExpression: Hashable, Sendable {
     case term(String, isPrefix: Bool)
+    /// Two or more tokens that must be adjacent and in this order.
+    case phrase([PhraseToken])
     case and(MatchExpression, MatchExpression)
     case or(MatchExpression, MatchExpression)
     case not(MatchExpression, MatchExpression)
+    /// An expression that looks only in the `full_text` index on `path` of soup `soup`.
+    case column(soup: String, path: String, MatchExpression)
+
+    /// One token of a phrase.
+    struct PhraseToken: Hashable, Sendable {
+        var text: String
+        var isPrefix: Bool
+
+        /// Whether a token of a record's text is this one.
+        func matches(_ token: String) -> Bool {
+            isPrefix ? token.hasPrefix(text) : token == text
+        }
+    }
 
     /// The longest expression accepted, in characters.
     static let lengthMax = 4096
@@ -38,6 +55,7 @@ indirect enum MatchExpression: Hashable, Sendable {
         case open, close, and, or, not
         case word(String)
         case phrase(String)
+        case column(soup: String, path: String)
 
         var description: String {
             switch self {
@@ -48,6 +66,7 @@ indirect enum MatchExpression: Hashable, Sendable {
             case .not: "NOT"
             case .word(let word): "'\(word)'"
             case .phrase(let phrase): "\"\(phrase)\""
+            case .column(let soup, let path): "{\(soup):\(path)}:"
             }
         }
     }
@@ -66,11 +85,13 @@ indirect enum MatchExpression: Hashable, Sendable {
                 }
                 lexemes.append(.phrase(String(scalars[..<end])))
                 scalars = scalars[scalars.index(after: end)...]
+            case "{":
+                lexemes.append(try column(&scalars, in: text))
             case _ where scalar.properties.isWhitespace:
                 continue
             default:
                 var word = String.UnicodeScalarView([scalar])
-                while let next = scalars.first, !next.properties.isWhitespace, !"()\"".unicodeScalars.contains(next) {
+                while let next = scalars.first, !next.properties.isWhitespace, !"()\"{".unicodeScalars.contains(next) {
                     word.append(next)
                     scalars = scalars.dropFirst()
                 }
@@ -83,6 +104,27 @@ indirect enum MatchExpression: Hashable, Sendable {
             }
         }
         return lexemes
+    }
+
+    /// A column filter after its `{`: `soup:path}` and the `:` that follows.
+    private static func column(_ scalars: inout Substring.UnicodeScalarView, in text: String) throws(SoupError)
+        -> Lexeme
+    {
+        guard let end = scalars.firstIndex(of: "}") else {
+            throw SoupError(.invalidQuery, "unterminated '{' in match expression '\(text)'")
+        }
+        let reference = String(scalars[..<end])
+        let parts = reference.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw SoupError(
+                .invalidQuery, "invalid soup/path reference '{\(reference)}' in match expression: use {soup:path}")
+        }
+        scalars = scalars[scalars.index(after: end)...]
+        guard scalars.first == ":" else {
+            throw SoupError(.invalidQuery, "expected ':' and a term after '{\(reference)}' in match expression")
+        }
+        scalars = scalars.dropFirst()
+        return .column(soup: String(parts[0]), path: String(parts[1]))
     }
 
     struct Parser {
@@ -130,11 +172,15 @@ indirect enum MatchExpression: Hashable, Sendable {
                 guard peek == .close else { throw SoupError(.invalidQuery, "missing ')' in match expression") }
                 position += 1
                 return inner
+            case .column(let soup, let path):
+                guard depth < MatchExpression.nestingDepthMax else {
+                    throw SoupError(.invalidQuery, "match expression nested deeper than \(nestingDepthMax)")
+                }
+                return .column(soup: soup, path: path, try parsePrimary(depth: depth + 1))
             case .word(let word):
-                let isPrefix = word.hasSuffix("*")
-                return try terms(isPrefix ? String(word.dropLast()) : word, lastIsPrefix: isPrefix)
+                return try terms(word)
             case .phrase(let phrase):
-                return try terms(phrase, lastIsPrefix: false)
+                return try terms(phrase)
             case .close, .and, .or, .not:
                 throw SoupError(.invalidQuery, "unexpected \(lexeme) in match expression")
             }
@@ -144,26 +190,19 @@ indirect enum MatchExpression: Hashable, Sendable {
             position < lexemes.count ? lexemes[position] : nil
         }
 
-        private func terms(_ text: String, lastIsPrefix: Bool) throws(SoupError) -> MatchExpression {
-            let tokens = FullTextTokenizer.tokens(text)
-            guard var expression = tokens.first.map({ MatchExpression.term($0, isPrefix: false) }) else {
+        /// A word or a phrase's text: one term, or a phrase when it holds several tokens. A
+        /// word ending in `*` makes its last token a prefix.
+        private func terms(_ text: String) throws(SoupError) -> MatchExpression {
+            var tokens: [PhraseToken] = []
+            for word in text.split(whereSeparator: \.isWhitespace) {
+                let words = FullTextTokenizer.tokens(String(word)).map { PhraseToken(text: $0, isPrefix: false) }
+                tokens += words
+                if word.hasSuffix("*"), !words.isEmpty { tokens[tokens.count - 1].isPrefix = true }
+            }
+            guard let first = tokens.first else {
                 throw SoupError(.invalidQuery, "'\(text)' holds no searchable text")
             }
-            for token in tokens.dropFirst() {
-                expression = .and(expression, .term(token, isPrefix: false))
-            }
-            if lastIsPrefix, let last = tokens.last {
-                expression = Self.markingLastPrefix(expression, last)
-            }
-            return expression
-        }
-
-        private static func markingLastPrefix(_ expression: MatchExpression, _ last: String) -> MatchExpression {
-            switch expression {
-            case .term: return .term(last, isPrefix: true)
-            case .and(let lhs, .term): return .and(lhs, .term(last, isPrefix: true))
-            default: return expression
-            }
+            return tokens.count == 1 ? .term(first.text, isPrefix: first.isPrefix) : .phrase(tokens)
         }
     }
 }

@@ -122,24 +122,72 @@ struct QueryEngine {
         return index
     }
 
+    /// The records matching `expression` in any of `indexes` (the `full_text` indexes the query
+    /// may look in; a column filter narrows them to its path).
     private func matchIds(_ expression: MatchExpression, _ indexes: [SoupCatalogEntry.CatalogIndex]) throws
         -> Set<Int64>
     {
         switch expression {
         case .term(let token, let isPrefix):
             var ids = Set<Int64>()
-            for index in indexes {
-                var prefix = SoupDatabases.indexPrefix(soup.soupId, index.id) + Array(token.utf8)
-                if !isPrefix { prefix.append(0) }
-                ids.formUnion(try self.ids(withPrefix: prefix, in: state.databases.fullText))
-            }
+            for index in indexes { ids.formUnion(try tokenIds(token, isPrefix: isPrefix, index)) }
             return ids
+        case .phrase(let tokens):
+            return try phraseIds(tokens, indexes)
         case .and(let lhs, let rhs):
             return try matchIds(lhs, indexes).intersection(matchIds(rhs, indexes))
         case .or(let lhs, let rhs):
             return try matchIds(lhs, indexes).union(matchIds(rhs, indexes))
         case .not(let lhs, let rhs):
             return try matchIds(lhs, indexes).subtracting(matchIds(rhs, indexes))
+        case .column(let soupName, let path, let inner):
+            guard soupName == soup.name else {
+                throw SoupError(
+                    .invalidQuery, "the match expression names soup '\(soupName)' in a query on soup '\(soup.name)'")
+            }
+            guard soup.indexes.contains(where: { $0.spec.type == .fullText && $0.spec.path == path }) else {
+                throw SoupError(.noIndexForPath, "soup '\(soup.name)' has no full_text index on '\(path)'")
+            }
+            return try matchIds(inner, indexes.filter { $0.spec.path == path })
+        }
+    }
+
+    /// The records having `token` (or a token starting with it) in `index`.
+    private func tokenIds(_ token: String, isPrefix: Bool, _ index: SoupCatalogEntry.CatalogIndex) throws -> [Int64] {
+        var prefix = SoupDatabases.indexPrefix(soup.soupId, index.id) + Array(token.utf8)
+        if !isPrefix { prefix.append(0) }
+        return try ids(withPrefix: prefix, in: state.databases.fullText)
+    }
+
+    /// The records in which one of `indexes` holds the phrase's tokens one after another.
+    ///
+    /// The token keys keep no positions, so the keys find the records having every token in
+    /// one field, and the field's text, tokenized again as it was indexed, decides adjacency.
+    /// - Complexity: O(candidates × field length) beyond the key lookups.
+    private func phraseIds(_ tokens: [MatchExpression.PhraseToken], _ indexes: [SoupCatalogEntry.CatalogIndex])
+        throws -> Set<Int64>
+    {
+        var found = Set<Int64>()
+        for index in indexes {
+            var candidates: Set<Int64>?
+            for token in tokens {
+                let ids = Set(try tokenIds(token.text, isPrefix: token.isPrefix, index))
+                candidates = candidates.map { $0.intersection(ids) } ?? ids
+            }
+            for entryId in (candidates ?? []).subtracting(found) {
+                guard let record = try state.record(soup.soupId, entryId) else { continue }
+                let text = IndexEntries.fullTextTokens(of: record, index: index)
+                if Self.contains(text, phrase: tokens) { found.insert(entryId) }
+            }
+        }
+        return found
+    }
+
+    /// Whether `tokens` holds the phrase as a run of consecutive tokens.
+    static func contains(_ tokens: [String], phrase: [MatchExpression.PhraseToken]) -> Bool {
+        guard !phrase.isEmpty, tokens.count >= phrase.count else { return false }
+        return (0...(tokens.count - phrase.count)).contains { start in
+            phrase.indices.allSatisfy { phrase[$0].matches(tokens[start + $0]) }
         }
     }
 

@@ -41,7 +41,8 @@ public struct QuerySpec: Hashable, Sendable {
         /// ASCII case-insensitive).
         case like(path: String, pattern: String)
         /// Records whose `full_text` index at `path` (every `full_text` index when `nil`)
-        /// matches a full-text expression: terms, `prefix*`, `AND`, `OR`, `NOT`.
+        /// matches a full-text expression in SmartStore's syntax: terms, `prefix*`,
+        /// `"phrases"`, `{soup:path}:term` column filters, `AND`, `OR`, `NOT`, parentheses.
         case match(path: String?, expression: String)
     }
 

@@ -109,24 +109,33 @@ extension SoupProjection {
 
     /// Deletes the ghosts a cleaning names, re-checked against the soup as it is now.
     ///
-    /// The payload lists `ghostIds`, the id-field values the engine found to be ghosts. A local
-    /// record with such a value is deleted only if it still belongs to this sync
-    /// (`__sync_id__`) and is still clean, so a record edited between the engine's read and
-    /// this append is kept (DESIGN invariant 5).
+    /// The payload lists `ghostIds`, the id-field values the engine found to be ghosts of the
+    /// sync, and (decision 0319) `unownedGhostIds`, those of clean records that no sync down owns
+    /// and that the server no longer has. A record with a ghost's value is deleted only if it
+    /// still belongs to this sync (`__sync_id__`) and is still clean; one with an unowned
+    /// ghost's value only if it still has no `__sync_id__` and `__local__` is still `false`. So a
+    /// record edited, or fetched by a sync down, between the engine's read and this append is
+    /// kept (DESIGN invariant 5).
     private func applyGhostCleaning(_ entry: JournalEntry, in state: SoupState) throws {
         let header = try ServerEntryHeader(entry)
         let soup = try state.requireSoup(header.soup)
         let idField = try header.string(ServerEntry.idFieldHeader)
-        let ghostIds = try entry.jsonPayload()["ghostIds"]?.array ?? []
-        let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: ghostIds)
-        for ghost in ghostIds {
-            for entryId in try finder.allEntryIds(for: ghost) {
-                guard let record = try state.record(soup.soupId, entryId), !LocalFlags.isDirty(record),
-                    record[ServerEntry.syncIdField]?.number?.int64Value == header.syncId
-                else { continue }
-                try state.removeRecord(soup.soupId, entryId)
+        let payload = try entry.jsonPayload()
+        let ghostIds = payload["ghostIds"]?.array ?? []
+        let unownedIds = payload["unownedGhostIds"]?.array ?? []
+        let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: ghostIds + unownedIds)
+        func remove(_ ids: [JSONValue], where isStillGhost: (JSONValue) -> Bool) throws {
+            for ghost in ids {
+                for entryId in try finder.allEntryIds(for: ghost) {
+                    guard let record = try state.record(soup.soupId, entryId), isStillGhost(record) else { continue }
+                    try state.removeRecord(soup.soupId, entryId)
+                }
             }
         }
+        try remove(ghostIds) {
+            !LocalFlags.isDirty($0) && $0[ServerEntry.syncIdField]?.number?.int64Value == header.syncId
+        }
+        try remove(unownedIds) { $0[LocalFlags.local] == .bool(false) && ($0[ServerEntry.syncIdField] ?? .null).isNull }
     }
 
     /// The fields a sync down adds to every record it stores: Mobile Sync's clean flags,

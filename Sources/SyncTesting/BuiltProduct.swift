@@ -71,3 +71,13 @@ public struct BuiltProduct: Sendable {
             standardError: try String(contentsOf: errorURL, encoding: .utf8))
     }
 }
+
+extension Process {
+    /// Waits for the process to exit without blocking a thread of the cooperative pool, which
+    /// may be serving an in-process simulator the process talks to.
+    public func exited() async {
+        while isRunning {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

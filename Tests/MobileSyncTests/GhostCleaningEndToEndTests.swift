@@ -1,9 +1,11 @@
+import EventJournal
 import Foundation
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
 import SyncCore
+import SyncTesting
 import Testing
 
 /// `cleanResyncGhosts` against the simulator, with two syncs sharing one soup.
@@ -41,6 +43,79 @@ import Testing
             let sent = harness.soqlSent().last
             #expect(sent == "select Id from Account where Name IN ('Account 003', 'Account 004')")
             #expect(try await manager.getSyncStatus(name: "second")?.status == .done, "cleaning leaves the state alone")
+        }
+    }
+
+    /// Decision 0319: uploaded creates that the server deleted before any sync down owned them.
+    @Test func ghostCleaningAlsoRemovesCleanRecordsNoSyncOwnsThatTheServerNoLongerHas() async throws {
+        try await SyncHarness.with(accounts: 2) { harness in
+            let manager = harness.manager
+            let soups = harness.store.soups
+            // Every Account: the cleaning's remote ids then include the uploaded creates still on
+            // the server, which are therefore not asked for again.
+            try await manager.syncDown(
+                target: SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account")), soupName: SyncHarness.soup,
+                name: "down")
+            var created: [String: Int64] = [:]
+            for name in ["Deleted", "Kept", "Edited"] {
+                let record = try soups.createLocally(
+                    SyncHarness.soup, ["Name": .string(name), "attributes": ["type": "Account"]])
+                created[name] = try #require(record["_soupEntryId"]?.number?.int64Value)
+            }
+            let up = try await manager.syncUp(options: SyncOptions(fieldlist: ["Name"]), soupName: SyncHarness.soup)
+            #expect(up.syncUpSummary?.succeeded == 3)
+            func serverId(_ name: String) throws -> String {
+                try #require(try soups.retrieve(SyncHarness.soup, ids: [created[name] ?? 0]).first?["Id"]?.string)
+            }
+            let (deleted, kept, edited) = (try serverId("Deleted"), try serverId("Kept"), try serverId("Edited"))
+            _ = try soups.updateLocally(SyncHarness.soup, entryId: created["Edited"] ?? 0, changes: ["Name": "Mine"])
+            for id in [deleted, edited] { try harness.simulator.delete(type: "Account", id: id) }
+            // Clean, owned by no sync, but without an sObject type: it cannot be checked, so it stays.
+            try soups.create(
+                SyncHarness.soup, ["Id": "001000000000999AAA", "Name": "Untyped", "__local__": false])
+            // Another sync's record that the server lacks stays too (decision 0313).
+            try soups.create(
+                SyncHarness.soup,
+                [
+                    "Id": "001000000000998AAA", "Name": "Other", "__local__": false, "__sync_id__": 99,
+                    "attributes": ["type": "Account"],
+                ])
+            let queriesBefore = harness.soqlSent().count
+
+            #expect(try await manager.cleanResyncGhosts(name: "down") == 1)
+            let ids = Set(try harness.recordsById().keys)
+            #expect(!ids.contains(deleted))
+            #expect(ids.isSuperset(of: [kept, edited, "001000000000999AAA", "001000000000998AAA"]))
+            #expect(ids.isSuperset(of: [SyncHarness.accountId(0), SyncHarness.accountId(1)]))
+            let queries = harness.soqlSent().dropFirst(queriesBefore)
+            #expect(queries.last == "SELECT Id FROM Account WHERE Id IN ('\(deleted)')", "only ids the target lacks")
+            let cleanings = try harness.store.journal.read { reader in
+                var payloads: [JSONValue] = []
+                try reader.forEachEntry(in: 1...(try reader.lastSequence)) { entry in
+                    if entry.kind.rawValue == "sync.ghosts.cleaned" { payloads.append(try entry.jsonPayload()) }
+                    return true
+                }
+                return payloads
+            }
+            #expect(cleanings.last?["unownedGhostIds"] == [.string(deleted)])
+            #expect(cleanings.last?["ghostIds"] == [])
+            let history = try RecordHistory(journal: harness.store.journal, soup: SyncHarness.soup, id: deleted)
+            #expect(history.events.last?.action.contains("no sync owned it and the server no longer has it") == true)
+        }
+    }
+
+    @Test func withoutAConnectionUnownedRecordsAreKept() async throws {
+        let (registry, _, proceed) = PagedTestTarget.held(count: 2)
+        await proceed.open()
+        try await SyncHarness.with(accounts: 0, targets: registry) { harness in
+            let manager = try SyncManager(
+                store: harness.store, client: nil, targets: registry, clock: ManualWallClock(), logger: .discarding)
+            try await manager.syncDown(target: PagedTestTarget.descriptor, soupName: SyncHarness.soup, name: "down")
+            try harness.store.soups.create(
+                SyncHarness.soup,
+                ["Id": "001000000000997AAA", "__local__": false, "attributes": ["type": "Account"]])
+            #expect(try await manager.cleanResyncGhosts(name: "down") == 0)
+            #expect(try harness.recordsById()["001000000000997AAA"] != nil)
         }
     }
 

@@ -164,6 +164,29 @@ import Testing
         }
     }
 
+    /// Decision 0319: an unowned ghost is removed only if, when the entry is folded, it is still
+    /// clean (`__local__` false) and still owned by no sync down.
+    @Test(arguments: [true, false])
+    func unownedGhostsAreRemovedOnlyWhileStillCleanAndUnowned(indexed: Bool) throws {
+        try Self.withStore(indexed: indexed) { store in
+            let clean: [String: JSONValue] = ["__local__": false, "attributes": ["type": "Account"]]
+            for id in ["001A", "001B", "001C", "001E"] {
+                try store.soups.create(Self.soup, .object(clean.merging(["Id": .string(id)]) { $1 }))
+            }
+            try store.soups.create(Self.soup, ["Id": "001F", "Name": "no flags"])
+            // Since the engine's read: 001B was edited, 001C fetched by sync 2.
+            let edited = try #require(try Self.all(store)[1]["_soupEntryId"]?.number?.int64Value)
+            try store.soups.updateLocally(Self.soup, entryId: edited, changes: ["Name": "Edited"])
+            try store.journal.append(Self.page(#"[{"Id":"001C"}]"#, syncId: 2, mode: .overwrite).journalDraft)
+            let cleaning = GhostCleaning(
+                syncId: 1, soupName: Self.soup, idFieldName: "Id", remoteIds: [], ghostIds: [],
+                unownedGhostIds: ["001A", "001B", "001C", "001F"])
+            try store.journal.append(cleaning.journalDraft)
+            #expect(try Self.all(store).compactMap { $0["Id"]?.string } == ["001B", "001C", "001E", "001F"])
+            #expect(try store.journal.verify().isConsistent)
+        }
+    }
+
     @Test func pagesMoveTheWatermarkOnlyWhenSortedAndSetTheTotalOnPageZero() throws {
         try Self.withStore(indexed: true) { store in
             let target = try SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account"))

@@ -79,8 +79,58 @@ import Testing
                 options: SyncOptions(fieldlist: ["Name"]), soupName: SyncHarness.soup)
             #expect(final.status == .failed)
             #expect(!final.error.isEmpty)
+            #expect(final.totalSize == 1, "Mobile SDK's total: the dirty records, listed before sending")
             #expect(try harness.store.soups.dirtyRecords(SyncHarness.soup).count == 1)
             #expect(try harness.store.pendingUploads(syncId: final.id).count == 1)
+            let persisted = try #require(try harness.store.syncState(id: final.id))
+            #expect(persisted.totalSize == 1)
+        }
+    }
+
+    @Test func aSavedSyncUpTargetHoldsItsCappedBatchSize() async throws {
+        try await SyncHarness.with(accounts: 0) { harness in
+            let asked = try SyncUpTargetDescriptor(json: ["maxBatchSize": 201])
+            let created = try await harness.manager.createSyncUp(
+                target: asked, options: SyncOptions(fieldlist: ["Name"]), soupName: SyncHarness.soup, name: "up")
+            let saved = try #require(try harness.store.syncState(id: created.id))
+            #expect(saved.json["target"]?["maxBatchSize"] == 200)
+        }
+    }
+
+    @Test func aSyncUpWithNoFieldListFailsWithTheTotalOfItsDirtyRecords() async throws {
+        try await SyncHarness.with(accounts: 0) { harness in
+            for name in ["One", "Two"] {
+                _ = try harness.store.soups.createLocally(
+                    SyncHarness.soup, ["Name": .string(name), "attributes": ["type": "Account"]])
+            }
+            let final = try await harness.manager.syncUp(options: SyncOptions(), soupName: SyncHarness.soup)
+            #expect(final.status == .failed)
+            #expect(final.error == "No fields specified")
+            #expect(final.totalSize == 2)
+            #expect(try harness.store.syncState(id: final.id)?.totalSize == 2)
+        }
+    }
+
+    @Test func aLeaveIfChangedCheckThatFailsEndsFailedWithTheTotalOfItsDirtyRecords() async throws {
+        try await SyncHarness.with(accounts: 3, retryPolicy: .none) { harness in
+            try await harness.manager.syncDown(
+                target: try SyncDownTargetDescriptor(.soql(query: "SELECT Id, Name, LastModifiedDate FROM Account")),
+                soupName: SyncHarness.soup)
+            for number in 0..<3 {
+                let entryId = try harness.entryId(of: SyncHarness.accountId(number))
+                _ = try harness.store.soups.updateLocally(
+                    SyncHarness.soup, entryId: entryId, changes: ["Name": .string("Edited \(number)")])
+            }
+            // The bulk retrieve of modification dates (POST /composite/sobjects/Account) fails.
+            harness.simulator.setFaultPlan(
+                FaultPlan(rules: [
+                    FaultRule(method: "POST", path: "/services/data/v66.0/composite/sobjects/Account", status: 500)
+                ]))
+            let final = try await harness.manager.syncUp(
+                options: SyncOptions(mergeMode: .leaveIfChanged, fieldlist: ["Name"]), soupName: SyncHarness.soup)
+            #expect(final.status == .failed)
+            #expect(final.totalSize == 3)
+            #expect(try harness.store.soups.dirtyRecords(SyncHarness.soup).count == 3)
         }
     }
 
@@ -93,6 +143,7 @@ import Testing
                 soupName: SyncHarness.soup)
             #expect(final.status == .failed)
             #expect(final.error.contains("Nope"))
+            #expect(final.totalSize == 1, "failing before the runner listed them, the dirty records are counted")
         }
     }
 }

@@ -173,10 +173,37 @@ import Testing
         #expect(CollectionSyncUpTarget(descriptor, client: client).maxBatchSize == 200)
         #expect(CompositeSyncUpTarget(descriptor, client: client).maxBatchSize == 25)
         #expect(RESTSyncUpTarget(descriptor, client: client).maxBatchSize == 1)
-        descriptor.otherFields["maxBatchSize"] = 500
+        descriptor.maxBatchSize = 500
         #expect(CollectionSyncUpTarget(descriptor, client: client).maxBatchSize == 200)
         #expect(CompositeSyncUpTarget(descriptor, client: client).maxBatchSize == 25)
-        descriptor.otherFields["maxBatchSize"] = 10
+        descriptor.maxBatchSize = 10
         #expect(CollectionSyncUpTarget(descriptor, client: client).maxBatchSize == 10)
+    }
+
+    /// Mobile SDK saves a batching target's `maxBatchSize` capped, and the default when absent.
+    @Test(arguments: [
+        (#"{"androidImpl": "com.salesforce.androidsdk.mobilesync.target.BatchSyncUpTarget", "maxBatchSize": 26}"#, 25),
+        (#"{"iOSImpl": "SFBatchSyncUpTarget"}"#, 25),
+        (#"{"iOSImpl": "SFBatchSyncUpTarget", "maxBatchSize": 7}"#, 7),
+        (#"{"maxBatchSize": 201}"#, 200),
+        (#"{}"#, 200),
+        (#"{"maxBatchSize": 150.0}"#, 150),
+        (#"{"maxBatchSize": 0}"#, 1),
+    ])
+    func savedBatchingTargetsHoldTheCappedBatchSize(json: String, saved: Int64) throws {
+        let descriptor = try SyncUpTargetDescriptor(json: JSONValue(parsing: json))
+        #expect(descriptor.json["maxBatchSize"]?.number?.int64Value == saved)
+        #expect(try SyncUpTargetDescriptor(json: descriptor.json) == descriptor, "a round trip changes nothing")
+    }
+
+    @Test func onlyBatchingTargetsSaveABatchSizeAndABadOneIsRefused() throws {
+        #expect(SyncUpTargetDescriptor(.singleRecord).json["maxBatchSize"] == nil)
+        #expect(SyncUpTargetDescriptor(.batch).json["maxBatchSize"] == 25)
+        #expect(SyncUpTargetDescriptor().json["maxBatchSize"] == 200)
+        let custom = try SyncUpTargetDescriptor(json: ["iOSImpl": "Mine", "maxBatchSize": 900])
+        #expect(custom.json["maxBatchSize"] == 900, "a custom target's member is kept as given")
+        #expect {
+            try SyncUpTargetDescriptor(json: ["maxBatchSize": "lots"])
+        } throws: { ($0 as? SyncError)?.code == .malformedTarget }
     }
 }

@@ -16,6 +16,7 @@ import SyncCore
 /// the store's contract too.
 struct SoupModel {
     struct Soup {
+        var name: String
         var specs: [IndexSpec]
         var records: [Int64: JSONValue] = [:]
         /// Per record, the indexes that hold null because an alter without re-index added
@@ -38,7 +39,7 @@ struct SoupModel {
 
     mutating func register(_ name: String, _ specs: [IndexSpec]) throws(SoupError) {
         guard !specs.isEmpty else { throw SoupError(.emptyIndexSpecs, name) }
-        if soups[name] == nil { soups[name] = Soup(specs: specs) }
+        if soups[name] == nil { soups[name] = Soup(name: name, specs: specs) }
     }
 
     mutating func alter(_ name: String, _ specs: [IndexSpec], reIndex: Bool) throws(SoupError) {
@@ -247,12 +248,15 @@ struct SoupModel {
             let specs = soup.specs.filter { $0.type == .fullText && (path == nil || $0.path == path) }
             guard !specs.isEmpty else { throw SoupError(.noIndexForPath, path ?? "any") }
             let expression = try MatchExpression.parse(text)
+            try checkColumns(expression, in: soup)
             return ids.filter { entryId in
-                let tokens = specs.reduce(into: Set<[UInt8]>()) { tokens, spec in
-                    let text = indexValue(entryId, spec, in: soup).likeText ?? ""
-                    tokens.formUnion(FullTextTokenizer.tokens(text).map { Array($0.utf8) })
+                let fields = specs.map { spec in
+                    (
+                        path: spec.path,
+                        tokens: FullTextTokenizer.tokens(indexValue(entryId, spec, in: soup).likeText ?? "")
+                    )
                 }
-                return matches(expression, tokens)
+                return matches(expression, fields)
             }
         }
     }
@@ -311,14 +315,47 @@ struct SoupModel {
         return spec.order == .descending ? ascending.reversed() : ascending
     }
 
-    private static func matches(_ expression: MatchExpression, _ tokens: Set<[UInt8]>) -> Bool {
+    /// Whether the record whose `full_text` fields hold these tokens matches: a term anywhere,
+    /// a phrase as consecutive tokens of one field, a column filter only in its path's fields.
+    private static func matches(_ expression: MatchExpression, _ fields: [(path: String, tokens: [String])]) -> Bool {
         switch expression {
         case .term(let token, let isPrefix):
-            let bytes = Array(token.utf8)
-            return isPrefix ? tokens.contains { $0.starts(with: bytes) } : tokens.contains(bytes)
-        case .and(let lhs, let rhs): return matches(lhs, tokens) && matches(rhs, tokens)
-        case .or(let lhs, let rhs): return matches(lhs, tokens) || matches(rhs, tokens)
-        case .not(let lhs, let rhs): return matches(lhs, tokens) && !matches(rhs, tokens)
+            return fields.contains { field in
+                field.tokens.contains { isPrefix ? $0.utf8.starts(with: token.utf8) : $0 == token }
+            }
+        case .phrase(let phrase):
+            return fields.contains { field in
+                guard field.tokens.count >= phrase.count else { return false }
+                return (0...(field.tokens.count - phrase.count)).contains { start in
+                    phrase.indices.allSatisfy { index in
+                        let token = field.tokens[start + index]
+                        let wanted = phrase[index]
+                        return wanted.isPrefix ? token.utf8.starts(with: wanted.text.utf8) : token == wanted.text
+                    }
+                }
+            }
+        case .and(let lhs, let rhs): return matches(lhs, fields) && matches(rhs, fields)
+        case .or(let lhs, let rhs): return matches(lhs, fields) || matches(rhs, fields)
+        case .not(let lhs, let rhs): return matches(lhs, fields) && !matches(rhs, fields)
+        case .column(_, let path, let inner): return matches(inner, fields.filter { $0.path == path })
+        }
+    }
+
+    /// Refuses a column filter naming another soup or a path without a `full_text` index, as the
+    /// store does before it reads any record.
+    private static func checkColumns(_ expression: MatchExpression, in soup: Soup) throws(SoupError) {
+        switch expression {
+        case .term, .phrase:
+            return
+        case .and(let lhs, let rhs), .or(let lhs, let rhs), .not(let lhs, let rhs):
+            try checkColumns(lhs, in: soup)
+            try checkColumns(rhs, in: soup)
+        case .column(let soupName, let path, let inner):
+            guard soupName == soup.name else { throw SoupError(.invalidQuery, soupName) }
+            guard soup.specs.contains(where: { $0.type == .fullText && $0.path == path }) else {
+                throw SoupError(.noIndexForPath, path)
+            }
+            try checkColumns(inner, in: soup)
         }
     }
 }

@@ -27,7 +27,9 @@ extension SoupModelRun {
     ]
     static let matchExpressions = [
         "fox", "red fox", "re*", "fox OR café", "fox NOT red", "(red OR blue) AND fox", "\"red fox\"", "CAFÉ", "über",
-        "中文", "4*", "a OR", "r* NOT redder", "nothing",
+        "中文", "4*", "a OR", "r* NOT redder", "nothing", "\"fox red*\"", "red-fox", "{accounts:Note}:fox",
+        "{notes:Name}:re* OR {notes:Note}:\"red fox\"", "{contacts:Note}:(red NOT fox)", "{contacts:Id}:x",
+        "{accounts:Nope}:fox", "{other:Note}:fox", "{accounts:Note}:{accounts:Name}:fox", "{Note}:fox",
     ]
 
     // MARK: - Operations

@@ -166,4 +166,46 @@ import Testing
         #expect(try match("中文") == [4])
         #expect(try match("straße OR lait") == [1, 5])
     }
+
+    /// SmartStore's match syntax: `{soup:path}:` column filters, phrases, prefixes, operators.
+    @Test func matchExpressionsFilterByColumnAndMatchPhrasesInOrder() throws {
+        let fixture = try SoupFixture.withSoup(
+            "employees",
+            [
+                IndexSpec(path: "firstName", type: .fullText), IndexSpec(path: "lastName", type: .fullText),
+                IndexSpec(path: "bio", type: .fullText), IndexSpec(path: "title", type: .string),
+            ],
+            [
+                ["firstName": "Eva", "lastName": "Ng", "bio": "the quick brown fox jumps", "title": "CEO"],
+                ["firstName": "Liam", "lastName": "Eva", "bio": "brown the quick fox", "title": "CTO"],
+                ["firstName": "Evan", "lastName": "Smith", "bio": "reads e-mail and quick brownies"],
+            ])
+        defer { fixture.remove() }
+        let store = fixture.store
+        func match(_ expression: String, path: String? = nil) throws -> [Int64] {
+            try ids(store, .match("employees", path: path, expression: expression, pageSize: 10))
+        }
+        #expect(try match("Eva") == [1, 2])
+        #expect(try match("{employees:firstName}:Eva") == [1])
+        #expect(try match("{employees:firstName}:Eva*") == [1, 3])
+        #expect(try match("{employees:lastName}:Eva OR {employees:firstName}:Liam") == [2])
+        #expect(try match("{employees:firstName}:(Eva OR Liam) NOT {employees:lastName}:Ng") == [2])
+        #expect(try match("{employees:bio}:\"quick brown\"") == [1])
+        #expect(try match("\"quick brown\"") == [1], "a phrase needs its tokens adjacent and in order")
+        #expect(try match("\"quick bro*\"") == [1, 3])
+        #expect(try match("quick brown") == [1, 2], "without quotes the terms may be anywhere")
+        #expect(try match("e-mail") == [3], "a word of several tokens is a phrase")
+        #expect(try match("\"mail e\"").isEmpty)
+        #expect(try match("{employees:firstName}:Eva", path: "lastName").isEmpty, "the spec's path narrows too")
+        #expect(try store.count(.match("employees", expression: "{employees:firstName}:Eva*")) == 2)
+
+        for (expression, code) in [
+            ("{employees:title}:CEO", SoupError.Code.noIndexForPath), ("{employees:nope}:x", .noIndexForPath),
+            ("{others:firstName}:x", .invalidQuery), ("{firstName}:Eva", .invalidQuery),
+            ("{employees:a:b}:x", .invalidQuery), ("{employees:firstName}Eva", .invalidQuery),
+            ("{employees:firstName", .invalidQuery), ("{employees:firstName}:", .invalidQuery),
+        ] {
+            #expect(performing: { try match(expression) }, throws: { ($0 as? SoupError)?.code == code })
+        }
+    }
 }

@@ -34,7 +34,29 @@ import Testing
                 == .and(.or(.term("a", isPrefix: false), .term("b", isPrefix: false)), .term("c", isPrefix: false)))
     }
 
-    @Test(arguments: ["", "a OR", "(a", "a)", "\"a", "AND a", "...", String(repeating: "(", count: 40) + "a"])
+    @Test func columnFiltersAndPhrasesParseAsSmartStoreWritesThem() throws {
+        #expect(
+            try MatchExpression.parse("{employees:firstName}:Eva")
+                == .column(soup: "employees", path: "firstName", .term("eva", isPrefix: false)))
+        #expect(
+            try MatchExpression.parse("{e:bio}:\"Quick bro*\" fox")
+                == .and(
+                    .column(
+                        soup: "e", path: "bio",
+                        .phrase([.init(text: "quick", isPrefix: false), .init(text: "bro", isPrefix: true)])),
+                    .term("fox", isPrefix: false)))
+        #expect(
+            try MatchExpression.parse("{e:a}:(x OR y)")
+                == .column(soup: "e", path: "a", .or(.term("x", isPrefix: false), .term("y", isPrefix: false))))
+        #expect(
+            try MatchExpression.parse("e-mail*")
+                == .phrase([.init(text: "e", isPrefix: false), .init(text: "mail", isPrefix: true)]))
+    }
+
+    @Test(arguments: [
+        "", "a OR", "(a", "a)", "\"a", "AND a", "...", String(repeating: "(", count: 40) + "a", "{a:b}x", "{a}:x",
+        "{a:b", "{:b}:x", "{a:b}:", String(repeating: "{a:b}:", count: 40) + "x",
+    ])
     func malformedMatchExpressionsAreRefused(expression: String) {
         #expect(throws: SoupError.self) { try MatchExpression.parse(expression) }
     }

@@ -3,7 +3,8 @@ import SyncCore
 import SyncTesting
 import Testing
 
-/// Drives the soup commands of the built `msync` binary end to end.
+/// Drives the soup and record commands of the built `msync` binary end to end: records and
+/// queries, register on an existing soup, alter, clear, drop, upsert by external id, counting.
 @Suite struct MSyncSoupToolTests {
     let msync: BuiltProduct
     let directory: TemporaryDirectory
@@ -71,6 +72,25 @@ import Testing
         #expect(verify.status == 0, "\(verify.standardOutput)")
     }
 
+    @Test func matchTakesSmartStoreColumnFiltersAndAPathWithoutFullTextIsBadInput() throws {
+        defer { directory.remove() }
+        try run([
+            "register-soup", "employees", "--index", "firstName:full_text", "--index", "lastName:full_text",
+            "--index", "title:string",
+        ])
+        try run(["create", "employees", #"{"firstName":"Eva","lastName":"Ng"}"#])
+        try run(["create", "employees", #"{"firstName":"Liam","lastName":"Eva"}"#])
+        func names(_ expression: String) throws -> [String] {
+            let output = try run(["query", "employees", "--match", expression, "--json"]).standardOutput
+            return try JSONValue(parsing: output).array?.compactMap { $0["firstName"]?.string } ?? []
+        }
+        #expect(try names("{employees:firstName}:Eva") == ["Eva"])
+        #expect(try names("{employees:lastName}:\"eva\" OR {employees:firstName}:eva") == ["Eva", "Liam"])
+        let unindexed = try run(["query", "employees", "--match", "{employees:title}:CEO"], expecting: 2)
+        #expect(unindexed.standardError == "msync: soup 'employees' has no full_text index on 'title'\n")
+        try run(["query", "employees", "--match", "{employees:firstName}Eva"], expecting: 2)
+    }
+
     @Test func globalOptionsWorkBeforeTheSubcommand() throws {
         defer { directory.remove() }
         try registerAccounts()
@@ -89,10 +109,20 @@ import Testing
         (["query", "accounts", "--range", "Amount=5"], "PATH=LO..HI"),
         (["register-soup", "empty"], "--index"),
         (["register-soup", "bad", "--index", "Name:text"], "bad index spec"),
+        (["clear-soup", "nosuch"], "no soup"),
+        (["drop-soup", "nosuch"], "no soup named 'nosuch'"),
+        (["alter-soup", "nosuch", "--index", "Id:string"], "no soup"),
+        (["alter-soup", "accounts"], "--index"),
+        (["upsert", "accounts", #"{"Missing":"x"}"#, "--external-id-path", "Missing"], "no index on external-id path"),
+        (["upsert", "accounts", #"{"Name":""}"#, "--external-id-path", "Name"], "value cannot be empty"),
+        (["upsert", "accounts", #"{"Amount":1}"#, "--external-id-path", "Name"], "value cannot be empty"),
+        (["upsert", "accounts", #"{"Name":"Acme"}"#, "--external-id-path", "Name"], "2 records with 'Name'"),
+        (["query", "accounts", "--exact", "Missing=1", "--count"], "no index"),
     ])
     func badInputExitsTwoWithOneLineAndChangesNothing(arguments: [String], message: String) throws {
         defer { directory.remove() }
         try registerAccounts()
+        try run(["create", "accounts", #"{"Name":"Acme"}"#])
         try run(["create", "accounts", #"{"Name":"Acme"}"#])
         let before = try BuiltProduct("journal-replay").run(["info", store, "--json"]).standardOutput
         let output = try msync.run(arguments + ["--store", store])
@@ -101,5 +131,104 @@ import Testing
         #expect(!output.standardError.contains("Fatal error"))
         let after = try BuiltProduct("journal-replay").run(["info", store, "--json"]).standardOutput
         #expect(try JSONValue(parsing: after)["lastSequence"] == JSONValue(parsing: before)["lastSequence"])
+    }
+
+    // MARK: - Soup commands
+
+    private func json(_ arguments: [String]) throws -> JSONValue {
+        try JSONValue(parsing: try run(arguments + ["--json"]).standardOutput)
+    }
+
+    private func names(_ arguments: [String]) throws -> [String] {
+        try json(["query", "accounts"] + arguments).array?.compactMap { $0["Name"]?.string } ?? []
+    }
+
+    @Test func registeringAnExistingSoupPrintsTheIndexesItHoldsAndSaysNothingChanged() throws {
+        defer { directory.remove() }
+        let first = try run(["register-soup", "accounts", "--index", "Id:string"])
+        #expect(first.standardOutput == "soup accounts registered: Id:string\n")
+        let again = try run(["register-soup", "accounts", "--index", "Id:string", "--index", "Name:string"])
+        #expect(again.standardOutput == "soup accounts exists, nothing changed: Id:string\n")
+        #expect(again.standardError.contains("exists with other indexes; use alter-soup"))
+        let document = try json(["register-soup", "accounts", "--index", "Name:string"])
+        #expect(document == ["soup": "accounts", "indexes": ["Id:string"], "changed": false])
+        try run(["query", "accounts", "--exact", "Name=x"], expecting: 2)
+    }
+
+    @Test func alterSoupChangesTheIndexesAndComputesNewOnesOnlyWithReindex() throws {
+        defer { directory.remove() }
+        for soup in ["accounts", "later"] {
+            try run(["register-soup", soup, "--index", "Id:string"])
+            try run(["create", soup, #"{"Name":"Acme"}"#])
+        }
+        let altered = try json([
+            "alter-soup", "accounts", "--index", "Id:string", "--index", "Name:string", "--reindex",
+        ])
+        #expect(altered["indexes"] == ["Id:string", "Name:string"])
+        #expect(try names(["--exact", "Name=Acme"]) == ["Acme"])
+        try run(["alter-soup", "later", "--index", "Id:string", "--index", "Name:string"])
+        let unindexed = try json(["query", "later", "--exact", "Name=Acme"])
+        #expect(unindexed == [], "without --reindex the new index holds null until a record is saved again")
+        #expect(try json(["soups"]) == ["accounts", "later"])
+    }
+
+    @Test func clearSoupKeepsTheSoupAndNeverReusesEntryIds() throws {
+        defer { directory.remove() }
+        try run(["register-soup", "accounts", "--index", "Id:string"])
+        try run(["create", "accounts", #"{"Name":"One"}"#])
+        try run(["create", "accounts", #"{"Name":"Two"}"#])
+        #expect(try run(["clear-soup", "accounts"]).standardOutput == "soup accounts cleared: 2 records removed\n")
+        #expect(try run(["query", "accounts", "--count"]).standardOutput == "0\n")
+        #expect(try json(["soups"]) == ["accounts"])
+        let created = try JSONValue(parsing: try run(["create", "accounts", #"{"Name":"Three"}"#]).standardOutput)
+        #expect(created["_soupEntryId"] == 3)
+    }
+
+    @Test func dropSoupRemovesTheSoupAndItsRecords() throws {
+        defer { directory.remove() }
+        try run(["register-soup", "accounts", "--index", "Id:string"])
+        try run(["create", "accounts", #"{"Name":"One"}"#])
+        #expect(try json(["drop-soup", "accounts"]) == ["dropped": "accounts"])
+        #expect(try json(["soups"]) == [])
+        try run(["query", "accounts"], expecting: 2)
+        try run(["register-soup", "accounts", "--index", "Id:string"])
+        #expect(try run(["query", "accounts", "--count"]).standardOutput == "0\n")
+    }
+
+    @Test func upsertByExternalIdReplacesTheRecordWithThatValueOrCreatesOne() throws {
+        defer { directory.remove() }
+        try run(["register-soup", "accounts", "--index", "Id:string", "--index", "ExternalId__c:string"])
+        let created = try JSONValue(
+            parsing: try run([
+                "upsert", "accounts", #"{"ExternalId__c":"E-1","Name":"First"}"#, "--external-id-path", "ExternalId__c",
+            ]).standardOutput)
+        let replaced = try JSONValue(
+            parsing: try run([
+                "upsert", "accounts", #"{"ExternalId__c":"E-1","Name":"Second"}"#, "--external-id-path",
+                "ExternalId__c",
+            ]).standardOutput)
+        #expect(replaced["_soupEntryId"] == created["_soupEntryId"])
+        #expect(replaced["__local__"] == nil, "a SmartStore upsert sets no local-change flags")
+        try run([
+            "upsert", "accounts", #"{"ExternalId__c":"E-2","Name":"Other"}"#, "--external-id-path", "ExternalId__c",
+        ])
+        #expect(try names([]) == ["Second", "Other"])
+        let byEntryId = try JSONValue(
+            parsing: try run(["upsert", "accounts", #"{"_soupEntryId":2,"Name":"Renamed"}"#]).standardOutput)
+        #expect(byEntryId["_soupEntryId"] == 2)
+        #expect(try names([]) == ["Second", "Renamed"])
+    }
+
+    @Test func queryCountCountsEveryMatchWhateverThePage() throws {
+        defer { directory.remove() }
+        try run(["register-soup", "accounts", "--index", "Name:string", "--index", "Notes:full_text"])
+        for name in ["Acme", "Beta", "Gamma"] {
+            try run(["create", "accounts", #"{"Name":"\#(name)","Notes":"note of \#(name)"}"#])
+        }
+        #expect(try run(["query", "accounts", "--count"]).standardOutput == "3\n")
+        #expect(try run(["query", "accounts", "--count", "--page-size", "1", "--page", "2"]).standardOutput == "3\n")
+        #expect(try run(["query", "accounts", "--count", "--like", "Name=%a"]).standardOutput == "2\n")
+        #expect(try run(["query", "accounts", "--count", "--match", "gamma OR beta"]).standardOutput == "2\n")
+        #expect(try run(["query", "accounts", "--count", "--json"]).standardOutput == "3\n")
     }
 }

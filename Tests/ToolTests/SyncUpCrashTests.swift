@@ -133,20 +133,13 @@ import Testing
                 }
             }
         }
-        await Self.waitForExit(child)
+        await child.exited()
         org.simulator.setResponseObserver(nil)
         let landed = child.terminationReason == .uncaughtSignal
         let resumed = try msync.start(arguments, quietly: true)
-        await Self.waitForExit(resumed)
+        await resumed.exited()
         #expect(resumed.terminationStatus == 0, "the resumed sync up exited with \(resumed.terminationStatus)")
         return landed
-    }
-
-    /// Waits without blocking a thread of the cooperative pool, which serves the simulator.
-    private static func waitForExit(_ process: Process) async {
-        while process.isRunning {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     // MARK: - Stores

@@ -7,7 +7,7 @@ import SyncCore
 extension MSync {
     struct Query: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Query a soup: all records, or one of --exact, --range, --like, --match.")
+            abstract: "Query a soup: all records, or one of --exact, --range, --like, --match; or count them.")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var soup: String
@@ -19,6 +19,8 @@ extension MSync {
         @Flag(help: "Largest first.") var descending = false
         @Option(name: .customLong("page-size"), help: "Records per page.") var pageSize = 10
         @Option(help: "The page, 0-based.") var page = 0
+        @Flag(help: "Print how many records match instead of the records (paging and order ignored).")
+        var count = false
 
         func validate() throws {
             let filters = [exact, range, like, match].compactMap { $0 }
@@ -39,6 +41,14 @@ extension MSync {
 
         func run() throws {
             let store = try openStore(global)
+            if count {
+                // One number, which is also a JSON document, so --json changes nothing.
+                print(
+                    try reportingFailures {
+                        try store.soups.count(QuerySpec(soupName: soup, filter: try filter(store)))
+                    })
+                return
+            }
             let records = try reportingFailures {
                 let spec = QuerySpec(
                     soupName: soup, filter: try filter(store), orderPath: orderBy,

@@ -62,46 +62,6 @@ func resolveEntryId(_ store: SyncStore, soup: String, id: String) throws -> Int6
 }
 
 extension MSync {
-    struct RegisterSoup: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "register-soup", abstract: "Register a soup with its index specs.")
-
-        @OptionGroup var global: GlobalOptions
-        @Argument(help: "The soup name.") var name: String
-        @Option(
-            name: .customLong("index"),
-            help: "An index spec PATH:TYPE, TYPE one of string, integer, floating, json1, full_text.")
-        var indexes: [String] = []
-
-        func validate() throws {
-            guard !indexes.isEmpty else { throw ValidationError("a soup needs at least one --index PATH:TYPE") }
-            for index in indexes where Self.spec(index) == nil {
-                throw ValidationError(
-                    "bad index spec '\(index)': expected PATH:TYPE with TYPE one of "
-                        + IndexType.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-        }
-
-        static func spec(_ text: String) -> IndexSpec? {
-            guard let colon = text.lastIndex(of: ":"), colon != text.startIndex,
-                let type = IndexType(rawValue: String(text[text.index(after: colon)...]))
-            else { return nil }
-            return IndexSpec(path: String(text[..<colon]), type: type)
-        }
-
-        func run() throws {
-            let store = try openStore(global)
-            let specs = indexes.compactMap(Self.spec)
-            try reportingFailures { try store.soups.registerSoup(name, indexSpecs: specs) }
-            if global.json {
-                print(
-                    JSONValue.object(["soup": .string(name), "indexes": .array(specs.map { .string($0.description) })]))
-            } else {
-                print("soup \(name): \(specs.map(\.description).joined(separator: ", "))")
-            }
-        }
-    }
-
     struct ListSoups: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "soups", abstract: "List the soups.")
 
@@ -130,6 +90,41 @@ extension MSync {
             let store = try openStore(global)
             let fields = try parseObject(record, what: "record")
             let saved = try reportingFailures { try store.soups.createLocally(soup, .object(fields)) }
+            print(saved.serializedString)
+        }
+    }
+
+    struct Upsert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create or replace a record as SmartStore's upsert does (no local-change flags).",
+            discussion: """
+                With --external-id-path the record replaces the one whose indexed value at that path \
+                is the same, or is created when none has it; the path must be indexed, the record \
+                must have a value there, and at most one record may hold it. Without it, a record \
+                with a _soupEntryId replaces that record and one without is created.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The soup.") var soup: String
+        @Argument(help: "The record, a JSON object.") var record: String
+        @Option(help: "An indexed path whose value identifies the record to replace.") var externalIdPath: String?
+
+        func run() throws {
+            let store = try openStore(global)
+            let fields = try parseObject(record, what: "record")
+            if let path = externalIdPath, path != SoupStore.entryIdField {
+                // SmartStore on iOS refuses an upsert by external id without a value ("For upsert
+                // with external ID path '<path>', value cannot be empty"): creating the record
+                // then would make every later upsert of it a second copy.
+                let value = JSONValue.object(fields).projected(path, keepsNull: false)
+                guard let value, value != "" else {
+                    throw fail(
+                        SoupError(.invalidQuery, "For upsert with external ID path '\(path)', value cannot be empty"))
+                }
+            }
+            let saved = try reportingFailures {
+                try store.soups.upsert(soup, .object(fields), externalIdPath: externalIdPath)
+            }
             print(saved.serializedString)
         }
     }

@@ -28,13 +28,10 @@ func reportingFailures<T>(_ body: () async throws -> T) async throws -> T {
 }
 
 /// A sync's id or name as typed: digits are an id.
-func findSync(_ manager: SyncManager, _ idOrName: String) async throws -> SyncState {
-    let found: SyncState? =
-        if let id = Int64(idOrName) {
-            try await manager.getSyncStatus(id: id)
-        } else {
-            try await manager.getSyncStatus(name: idOrName)
-        }
+func findSync(_ store: SyncStore, _ idOrName: String) throws -> SyncState {
+    let found = try reportingFailures {
+        if let id = Int64(idOrName) { try store.syncState(id: id) } else { try store.syncState(named: idOrName) }
+    }
     guard let found else { throw fail(SyncError.syncNotFound(idOrName)) }
     return found
 }
@@ -218,7 +215,7 @@ extension MSync {
 
         func run() async throws {
             let manager = try openManager(global, connectedFor: "resync")
-            let state = try await findSync(manager, sync)
+            let state = try findSync(manager.store, sync)
             let printer = SyncProgressPrinter("resync \(state.name ?? String(state.id))")
             let final = try await reportingFailures {
                 try await manager.reSync(id: state.id, onUpdate: printer.onUpdate)
@@ -230,14 +227,16 @@ extension MSync {
     struct CleanGhosts: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "clean-ghosts",
-            abstract: "Delete this sync's clean local records that no longer exist on the server.")
+            abstract:
+                "Delete this sync's clean records the server no longer has, and the soup's clean records no sync owns "
+                + "that the server no longer has.")
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The sync down's name or id.") var sync: String
 
         func run() async throws {
             let manager = try openManager(global, connectedFor: "clean-ghosts")
-            let state = try await findSync(manager, sync)
+            let state = try findSync(manager.store, sync)
             let count = try await reportingFailures { try await manager.cleanResyncGhosts(id: state.id) }
             if global.json {
                 print(
@@ -250,19 +249,26 @@ extension MSync {
         }
     }
 
-    struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one sync's state, or every sync's.")
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print one sync's state, or every sync's; reads only.",
+            discussion: """
+                A sync another process is running shows RUNNING. A sync left RUNNING by a process \
+                that ended mid-run shows STOPPED, which the next command that runs syncs records.
+                """)
 
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The sync's name or id; every sync when omitted.") var sync: String?
 
-        func run() async throws {
-            let manager = try openManager(global, connectedFor: nil)
+        func run() throws {
+            // Only the store: a sync manager would journal interrupted syncs STOPPED on open.
+            let store = try openStore(global)
             if let sync {
-                print(try await findSync(manager, sync).json.serializedString)
+                let state = try findSync(store, sync)
+                print(try reportingFailures { try store.currentState(of: state) }.json.serializedString)
                 return
             }
-            let states = try reportingFailures { try manager.store.syncStates() }
+            let states = try reportingFailures { try store.syncStates().map(store.currentState(of:)) }
             if global.json {
                 print(JSONValue.array(states.map(\.json)).serializedString)
             } else {
@@ -285,7 +291,7 @@ extension MSync {
 
         func run() async throws {
             let manager = try openManager(global, connectedFor: nil)
-            let state = try await findSync(manager, sync)
+            let state = try findSync(manager.store, sync)
             try await reportingFailures { try await manager.deleteSync(id: state.id) }
             print(global.json ? #"{"deleted":\#(state.id)}"# : "deleted sync \(state.name ?? String(state.id))")
         }

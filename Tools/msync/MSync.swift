@@ -7,9 +7,9 @@ struct MSync: AsyncParsableCommand {
         commandName: "msync",
         abstract: "Drive a SyncJournal store from the shell: soups, records, queries, syncs and the demo.",
         subcommands: [
-            RegisterSoup.self, ListSoups.self, Create.self, Update.self, Delete.self, Get.self, Query.self,
-            Dirty.self, Setup.self, SyncDown.self, SyncUp.self, Resync.self, CleanGhosts.self, Status.self,
-            DeleteSync.self, Demo.self,
+            RegisterSoup.self, AlterSoup.self, ClearSoup.self, DropSoup.self, ListSoups.self, Create.self,
+            Update.self, Delete.self, Upsert.self, Get.self, Query.self, Dirty.self, Setup.self, SyncDown.self,
+            SyncUp.self, Resync.self, CleanGhosts.self, Status.self, DeleteSync.self, Demo.self,
         ])
 
     @OptionGroup var global: GlobalOptions

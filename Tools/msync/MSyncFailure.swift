@@ -22,7 +22,9 @@ func fail(_ error: any Error) -> ExitCode {
         return error.code == .storage ? MSyncExit.storeError : MSyncExit.badInput
     case let error as JournalError:
         return error.code == .invalidEntry || error.code == .malformedExport ? MSyncExit.badInput : MSyncExit.storeError
-    case is JSONParseError, is UsageFailure, is SyncError:
+    case let error as SyncError:
+        return error.code == .leaseUnavailable ? MSyncExit.storeError : MSyncExit.badInput
+    case is JSONParseError, is UsageFailure:
         return MSyncExit.badInput
     case let error as SalesforceError:
         // No answer, or the server would not let us in: status 4. Other refusals are input.

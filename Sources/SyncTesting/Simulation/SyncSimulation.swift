@@ -21,10 +21,11 @@ import SyncCore
 ///   app's value, until a sync up records an outcome, and then the server holds that value;
 /// - no server record is created twice (creates are upserted by an external id);
 /// - the sync down's watermark is never ahead of the pages it stored;
-/// - ghost cleaning removes only clean records of its own sync.
+/// - ghost cleaning removes only clean records of its own sync, and clean records that no sync
+///   down owns and the server no longer has.
 ///
 /// At the end, with faults off, sync up then sync down (and ghost cleaning) must leave the soup
-/// and the server with the same records.
+/// and the server with the same records, every one of them.
 public final class SyncSimulation {
     /// What a run found.
     public struct Outcome: Sendable {
@@ -41,10 +42,10 @@ public final class SyncSimulation {
         /// How many power losses (unsynced projection files damaged, a new boot, the store
         /// reopened) the run went through.
         public var powerLosses = 0
-        /// Clean records at the end that no sync down owns and the server no longer has: created
-        /// here, uploaded, then deleted on the server before any sync down fetched them. Ghost
-        /// cleaning is scoped by `__sync_id__` (decision 0313), so nothing removes them.
-        public var orphanedUploads = 0
+        /// Clean records that no sync down owned and the server no longer had, removed by ghost
+        /// cleaning: created here, uploaded, then deleted on the server before any sync down
+        /// fetched them (decision 0319).
+        public var unownedRecordsCleaned = 0
     }
 
     static let soup = "accounts"
@@ -257,18 +258,26 @@ public final class SyncSimulation {
         }
     }
 
+    /// Cleans ghosts, then checks what went: only clean records of the sync, and clean records
+    /// no sync down owned that the server no longer has.
     private func cleanGhosts(_ manager: SyncManager, _ store: SyncStore) async throws {
-        let others = try allRecords().filter { record in
-            Self.isDirty(record) || record["__sync_id__"]?.number?.int64Value != downSyncId
-        }
+        let before = try allRecords()
         do {
             _ = try await manager.cleanResyncGhosts(name: "down")
         } catch is SalesforceError, is TransportFailure {
             outcome.syncsFailed += 1
         }
-        for record in others where try store.soups.retrieve(Self.soup, ids: [Self.entryId(record)]).isEmpty {
-            throw InvariantFailure(
-                "ghost cleaning removed record \(try Self.entryId(record)), which was dirty or not its sync's")
+        let server = try await serverRecords()
+        for record in before where try store.soups.retrieve(Self.soup, ids: [Self.entryId(record)]).isEmpty {
+            let owner = record["__sync_id__"] ?? .null
+            let isClean = record["__local__"] == false
+            if isClean, owner.number?.int64Value == downSyncId { continue }
+            guard isClean, owner.isNull, server[record["Id"]?.string ?? ""] == nil else {
+                throw InvariantFailure(
+                    "ghost cleaning removed record \(try Self.entryId(record)), which was dirty, another sync's, "
+                        + "or still on the server: \(record.serializedString)")
+            }
+            outcome.unownedRecordsCleaned += 1
         }
     }
 
@@ -278,21 +287,16 @@ public final class SyncSimulation {
         guard let manager, let store else { return }
         try await syncUp(manager, store)
         count(try await manager.reSync(name: "down"))
-        _ = try await manager.cleanResyncGhosts(name: "down")
+        try await cleanGhosts(manager, store)
         try check()
         let local = try allRecords()
         if let dirty = local.first(where: Self.isDirty) {
             throw InvariantFailure("record \(try Self.entryId(dirty)) is still dirty after a fault-free sync up")
         }
         let serverNames = try await serverRecords()
-        let owned = local.filter { record in
-            let isOrphan =
-                record["__sync_id__"]?.number?.int64Value != downSyncId
-                && serverNames[record["Id"]?.string ?? ""] == nil
-            if isOrphan { outcome.orphanedUploads += 1 }
-            return !isOrphan
-        }
-        let localNames = Dictionary(owned.map { ($0["Id"]?.string ?? "", $0["Name"]?.string ?? "") }) { first, _ in
+        // Every record, with no exemption: ghost cleaning also removes the uploaded creates the
+        // server deleted before a sync down owned them (decision 0319).
+        let localNames = Dictionary(local.map { ($0["Id"]?.string ?? "", $0["Name"]?.string ?? "") }) { first, _ in
             first
         }
         guard localNames == serverNames else {

@@ -1,0 +1,24 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One sync's lease, taken by ``SyncLeases/acquire(syncId:)`` and held until the last reference
+/// to it goes: while it is held, no other process (and no other manager of this one) runs,
+/// queues, cleans or deletes the sync.
+package final class SyncLease: Sendable {
+    /// The sync the lease is for.
+    package let syncId: Int64
+    private let descriptor: Int32
+
+    init(syncId: Int64, descriptor: Int32) {
+        self.syncId = syncId
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        // Closing the only descriptor of the open file drops its flock lock.
+        close(descriptor)
+    }
+}
