@@ -7,7 +7,8 @@
 //   up:    creates records offline, then syncs them up, again and again
 //
 // Lines: "ready", then "ack <last sequence> create <_soupEntryId> <name>", "ack <last sequence>
-// update <_soupEntryId> <name>", "ack <last sequence> sync <status>".
+// update <_soupEntryId> <name>", "ack <last sequence> sync <status>". Before an update it prints
+// "will update <_soupEntryId> <name>": a kill between the write and its ack leaves that name.
 import EventJournal
 import Foundation
 import Logging
@@ -76,6 +77,7 @@ func work() async throws {
             {
                 made += 1
                 let name = "E\(seed)-\(made)"
+                say("will update \(entryId) \(name)")
                 _ = try store.soups.updateLocally(soup, entryId: entryId, changes: ["Name": .string(name)])
                 say("ack \(try store.journal.lastSequence()) update \(entryId) \(name)")
             }

@@ -29,6 +29,9 @@ import Testing
         var lastSequence: UInt64 = 0
         /// The latest name acknowledged for each record, by `_soupEntryId`.
         var names: [Int64: String] = [:]
+        /// A name the child was writing when it was killed, not acknowledged: the record may
+        /// hold it instead.
+        var unacknowledged: [Int64: String] = [:]
         var syncs = 0
         var isReady = false
 
@@ -36,12 +39,18 @@ import Testing
             for line in output.split(separator: "\n") {
                 let words = line.split(separator: " ", maxSplits: 3).map(String.init)
                 if words == ["ready"] { isReady = true }
+                if words.count == 4, words[0] == "will", words[1] == "update", let entryId = Int64(words[2]) {
+                    unacknowledged[entryId] = words[3]
+                }
                 guard words.count >= 3, words[0] == "ack", let sequence = UInt64(words[1]) else { continue }
                 lastSequence = max(lastSequence, sequence)
                 switch words[2] {
                 case "create", "update":
                     let parts = words.count == 4 ? words[3].split(separator: " ") : []
-                    if parts.count == 2, let entryId = Int64(parts[0]) { names[entryId] = String(parts[1]) }
+                    if parts.count == 2, let entryId = Int64(parts[0]) {
+                        names[entryId] = String(parts[1])
+                        unacknowledged[entryId] = nil
+                    }
                 case "sync": syncs += 1
                 default: break
                 }
@@ -82,6 +91,11 @@ import Testing
             foldedOnOpen += Int(report.foldedEntries)
             #expect(try reopened.journal.lastSequence() >= said.lastSequence, "round \(round): committed entries lost")
             latestNames.merge(said.names) { _, new in new }
+            // A write the kill cut off before its ack may have committed: the record then holds
+            // the newer name, and that name is the one later rounds must keep.
+            for (entryId, name) in said.unacknowledged where byEntryIdName(reopened, entryId) == name {
+                latestNames[entryId] = name
+            }
             let records = try reopened.soups.query(
                 QuerySpec.all("accounts", orderPath: "_soupEntryId", pageSize: 100_000))
             let byEntryId = Dictionary(
@@ -99,6 +113,10 @@ import Testing
             #expect(landed[mode, default: 0] >= 5, "only \(landed[mode, default: 0]) kills landed in \(mode)")
         }
         print("store crash rounds: kills landed \(landed), entries folded on reopen \(foldedOnOpen)")
+    }
+
+    private func byEntryIdName(_ store: SyncStore, _ entryId: Int64) -> String? {
+        (try? store.soups.retrieve("accounts", ids: [entryId]))?.first?["Name"]?.string
     }
 
     private func start(_ worker: BuiltProduct, _ arguments: [String], output: URL) throws -> Process {

@@ -61,8 +61,10 @@ struct LayoutFloorBenchmark {
                     large / small))
         }
         for syncsEveryCommit in [false, true] {
-            let small = try sqliteReSyncSeconds(soupCount: smallCount, syncsEveryCommit: syncsEveryCommit)
-            let large = try sqliteReSyncSeconds(soupCount: largeCount, syncsEveryCommit: syncsEveryCommit)
+            let small = try SQLiteSoupBaseline.reSyncSeconds(
+                soupCount: smallCount, syncsEveryCommit: syncsEveryCommit, repeatCount: repeatCount)
+            let large = try SQLiteSoupBaseline.reSyncSeconds(
+                soupCount: largeCount, syncsEveryCommit: syncsEveryCommit, repeatCount: repeatCount)
             print(
                 String(
                     format:
@@ -70,32 +72,6 @@ struct LayoutFloorBenchmark {
                     Self.changedCount, syncsEveryCommit ? "FULL" : "NORMAL", smallCount, small * 1000, largeCount,
                     large * 1000, large / small))
         }
-    }
-
-    /// The same 100-record change applied to SmartStore's layout in SQLite.
-    private func sqliteReSyncSeconds(soupCount: Int, syncsEveryCommit: Bool) throws -> Double {
-        let directory = try TemporaryDirectory("bench-floor-sqlite")
-        defer { directory.remove() }
-        let sqlite = try SQLiteSoupBaseline(
-            path: directory.appending("soups.sqlite").path, syncsEveryCommit: syncsEveryCommit)
-        var fillGenerator = SplitMix64(seed: 7)
-        for start in stride(from: 0, to: soupCount, by: 10_000) {
-            let records = (start..<min(start + 10_000, soupCount)).map {
-                SyncDownBenchmark.record($0, using: &fillGenerator)
-            }
-            try sqlite.insert(records, modified: 1)
-        }
-        var generator = SplitMix64(seed: 11)
-        var samples: [Double] = []
-        for _ in 0..<repeatCount {
-            let changed = (0..<Self.changedCount).map { _ in
-                SyncDownBenchmark.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
-            }
-            let start = ContinuousClock.now
-            try sqlite.update(changed, modified: 2)
-            samples.append(SyncDownBenchmark.seconds(ContinuousClock.now - start))
-        }
-        return samples.sorted()[samples.count / 2]
     }
 
     private func ingestSeconds(_ records: [Prepared], layout: Layout) throws -> Double {

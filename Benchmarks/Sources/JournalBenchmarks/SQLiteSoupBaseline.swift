@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SyncCore
+import SyncTesting
 
 /// SmartStore's storage layout in SQLite, through GRDB: one table per soup with the record as
 /// a JSON text column and one indexed column per index spec. The baseline the soups must beat.
@@ -86,5 +87,34 @@ struct SQLiteSoupBaseline {
                 db, sql: "SELECT soup FROM TABLE_1 WHERE TABLE_1_2 >= ? ORDER BY TABLE_1_2 LIMIT 100", arguments: [low])
         }
         return try texts.map { try JSONValue(parsing: $0) }
+    }
+}
+
+extension SQLiteSoupBaseline {
+    /// The reSync's work on SmartStore's layout: 100 changed records (the sync-down benchmark's
+    /// records) updated in one transaction, in a soup of `soupCount`; the median of `repeatCount`.
+    static func reSyncSeconds(soupCount: Int, syncsEveryCommit: Bool, repeatCount: Int) throws -> Double {
+        let directory = try TemporaryDirectory("bench-sqlite-resync")
+        defer { directory.remove() }
+        let sqlite = try SQLiteSoupBaseline(
+            path: directory.appending("soups.sqlite").path, syncsEveryCommit: syncsEveryCommit)
+        var fillGenerator = SplitMix64(seed: 7)
+        for start in stride(from: 0, to: soupCount, by: 10_000) {
+            let records = (start..<min(start + 10_000, soupCount)).map {
+                SyncDownBenchmark.record($0, using: &fillGenerator)
+            }
+            try sqlite.insert(records, modified: 1)
+        }
+        var generator = SplitMix64(seed: 11)
+        var samples: [Double] = []
+        for _ in 0..<repeatCount {
+            let changed = (0..<SyncDownBenchmark.changedCount).map { _ in
+                SyncDownBenchmark.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
+            }
+            let start = ContinuousClock.now
+            try sqlite.update(changed, modified: 2)
+            samples.append(SyncDownBenchmark.seconds(ContinuousClock.now - start))
+        }
+        return samples.sorted()[samples.count / 2]
     }
 }

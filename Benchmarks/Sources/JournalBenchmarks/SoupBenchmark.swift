@@ -77,18 +77,19 @@ struct SoupBenchmark {
         return try insertAll { batch in try sqlite.insert(batch, modified: 1_700_000_000_000) }
     }
 
-    /// The bytes of the files at or below `url`, in MiB; 0 when there is nothing there.
-    private static func mebibytes(under url: URL) throws -> Double {
+    /// The bytes of the files at or below `url` (the journal, the projections and their
+    /// checkpoints for a store), in MiB; 0 when there is nothing there.
+    static func mebibytes(under url: URL) throws -> Double {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return 0 }
-        let files =
-            isDirectory.boolValue
-            ? try manager.contentsOfDirectory(at: url, includingPropertiesForKeys: nil) : [url]
-        let bytes = try files.reduce(0) { total, file in
-            total + ((try manager.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0)
+        guard isDirectory.boolValue else {
+            return Double((try manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0)
+                / 1_048_576
         }
-        return Double(bytes) / 1_048_576
+        return try manager.contentsOfDirectory(at: url, includingPropertiesForKeys: nil).reduce(0) { total, file in
+            total + (try mebibytes(under: file))
+        }
     }
 
     private func makeSoupStore(_ directory: TemporaryDirectory) throws -> SoupStore {

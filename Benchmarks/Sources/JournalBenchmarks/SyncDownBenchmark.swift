@@ -48,6 +48,18 @@ struct SyncDownBenchmark {
                     largeSoupCount, large * 1000))
             print(String(format: "reSync cost ratio (large / small)%@: %.2f", label, large / small))
         }
+        if largeSoupCount > 0 {
+            // The same change on SmartStore's SQLite layout, its WAL synced at every commit.
+            let small = try SQLiteSoupBaseline.reSyncSeconds(
+                soupCount: smallSoupCount, syncsEveryCommit: true, repeatCount: reSyncRepeatCount)
+            let large = try SQLiteSoupBaseline.reSyncSeconds(
+                soupCount: largeSoupCount, syncsEveryCommit: true, repeatCount: reSyncRepeatCount)
+            print(
+                String(
+                    format: "reSync of %d changed records, SQLite synchronous FULL: soup of %d p50 %.2f ms, "
+                        + "soup of %d p50 %.2f ms, ratio %.2f",
+                    Self.changedCount, smallSoupCount, small * 1000, largeSoupCount, large * 1000, large / small))
+        }
     }
 
     private func runIngest() async throws {
