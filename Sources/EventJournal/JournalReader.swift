@@ -120,19 +120,28 @@ public struct JournalReader {
             from: SequenceKey.encode(range.lowerBound), to: SequenceKey.encode(range.upperBound),
             includesUpperBound: true)
         var expected: UInt64 = reverse ? range.upperBound : range.lowerBound
+        func visit(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool {
+            guard key.count == 8 else {
+                throw JournalError(.corruptEntry, "journal key of \(key.count) bytes is not a sequence number")
+            }
+            let sequence = key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            guard expected == sequence else {
+                throw JournalError(
+                    .gap, "journal entry \(expected) is missing (found \(sequence) next)", sequence: expected)
+            }
+            let entry = try JournalEntry(envelope: value, expectedSequence: sequence)
+            guard try body(entry, value.loadLittleEndianUInt32(at: value.count - 4)) else { return false }
+            expected = reverse ? sequence &- 1 : sequence &+ 1
+            return true
+        }
         try transaction.withCursor(entries) { cursor in
-            try cursor.forEach(in: keys, reverse: reverse) { key, value in
-                guard let sequence = SequenceKey.decode(key) else {
-                    throw JournalError(.corruptEntry, "journal key of \(key.count) bytes is not a sequence number")
+            if reverse {
+                try cursor.forEach(in: keys, reverse: true) { key, value in
+                    try key.withUnsafeBytes { key in try value.withUnsafeBytes { try visit(key, $0) } }
                 }
-                guard expected == sequence else {
-                    throw JournalError(
-                        .gap, "journal entry \(expected) is missing (found \(sequence) next)", sequence: expected)
-                }
-                let entry = try value.withUnsafeBytes { try JournalEntry(envelope: $0, expectedSequence: sequence) }
-                guard try body(entry, JournalEntry.storedChecksum(ofEnvelope: value)) else { return false }
-                expected = reverse ? sequence &- 1 : sequence &+ 1
-                return true
+            } else {
+                // In place: a scan of the journal decodes each envelope straight from the map.
+                try cursor.forEachInPlace(in: keys, visit)
             }
         }
     }

@@ -65,6 +65,27 @@ public struct Cursor {
         }
     }
 
+    /// Visits the entries of `range` in key order, in place, until `body` returns `false`.
+    ///
+    /// The buffers point into the memory map and are valid only during `body`: a scan that
+    /// decodes each value needs no copy of it. The corresponding LMDB calls are
+    /// `mdb_cursor_get(MDB_SET_RANGE)` and `mdb_cursor_get(MDB_NEXT)`.
+    /// - Complexity: O(log n) to find the start, then O(1) per entry visited.
+    public func forEachInPlace(
+        in range: KeyRange = .all,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        var move: LMDBCalls.CursorMove = range.lowerBound.map { .atLeast($0) } ?? .first
+        while true {
+            let more = try LMDBCalls.cursorVisit(pointer, move) { key, value -> Bool in
+                guard !range.isPastUpperBound(key) else { return false }
+                return try body(key, value)
+            }
+            guard more == true else { return }
+            move = .next
+        }
+    }
+
     /// The last entry inside `range`'s upper end.
     private func reverseStart(_ range: KeyRange) throws -> (key: [UInt8], value: [UInt8])? {
         guard let upperBound = range.upperBound else { return try last() }

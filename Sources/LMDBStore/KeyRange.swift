@@ -28,7 +28,7 @@ public struct KeyRange: Hashable, Sendable {
     }
 
     /// Whether `key` is at or beyond the upper end of the range.
-    func isPastUpperBound(_ key: [UInt8]) -> Bool {
+    func isPastUpperBound(_ key: some Collection<UInt8>) -> Bool {
         guard let upperBound else { return false }
         if includesUpperBound { return upperBound.lexicographicallyPrecedes(key) }
         return !key.lexicographicallyPrecedes(upperBound)

@@ -20,11 +20,13 @@ final class CatalogCache: Sendable {
 
     init() {}
 
-    /// The entry decoded from `bytes` for `name`, decoding and remembering it on a miss.
-    func entry(_ name: String, bytes: [UInt8], decode: ([UInt8]) throws -> SoupCatalogEntry) throws
+    /// The entry decoded from `stored` (the bytes in the store, compared in place) for `name`,
+    /// decoding and remembering it on a miss.
+    func entry(_ name: String, stored: UnsafeRawBufferPointer, decode: ([UInt8]) throws -> SoupCatalogEntry) throws
         -> SoupCatalogEntry
     {
-        if let slot = slots.withLock({ $0[name] }), slot.bytes == bytes { return slot.entry }
+        if let slot = slots.withLock({ $0[name] }), slot.bytes.elementsEqual(stored) { return slot.entry }
+        let bytes = Array(stored)
         let entry = try decode(bytes)
         slots.withLock { slots in
             if slots.count >= Self.soupCountMax { slots.removeAll() }

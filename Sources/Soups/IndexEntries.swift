@@ -41,7 +41,10 @@ struct IndexEntries: Hashable, Sendable {
     /// A null entry for `index`, which is what a record gets in an index added without
     /// re-indexing (SmartStore leaves the new column NULL).
     mutating func add(_ value: IndexValue, index: SoupCatalogEntry.CatalogIndex, soupId: UInt32, _ entryId: Int64) {
-        var key = SoupDatabases.indexPrefix(soupId, index.id)
+        // One allocation per key: prefix (6), tag and value, entry id (8).
+        var key: [UInt8] = []
+        key.reserveCapacity(32)
+        appendIndexPrefix(soupId, index.id, to: &key)
         value.encode(into: &key)
         appendBigEndian(UInt64(bitPattern: entryId), to: &key)
         indexKeys.append(key)
@@ -70,33 +73,42 @@ struct IndexEntries: Hashable, Sendable {
     /// Length-prefixed keys: a count of index keys, then each key, then the token keys.
     var encoded: [UInt8] {
         var bytes: [UInt8] = []
-        for list in [indexKeys, tokenKeys] {
-            appendBigEndian(UInt64(list.count), to: &bytes)
-            for key in list {
-                appendBigEndian(UInt64(key.count), to: &bytes)
-                bytes += key
-            }
-        }
+        bytes.reserveCapacity(
+            16 + indexKeys.reduce(0) { $0 + 8 + $1.count } + tokenKeys.reduce(0) { $0 + 8 + $1.count })
+        Self.encode(indexKeys, into: &bytes)
+        Self.encode(tokenKeys, into: &bytes)
         return bytes
     }
 
-    init(decoding bytes: [UInt8]) {
-        var position = 0
-        func readNumber() -> Int {
-            guard position + 8 <= bytes.count else { return 0 }
-            defer { position += 8 }
-            return Int(clamping: readBigEndian(bytes[position..<position + 8]))
+    private static func encode(_ keys: [[UInt8]], into bytes: inout [UInt8]) {
+        appendBigEndian(UInt64(keys.count), to: &bytes)
+        for key in keys {
+            appendBigEndian(UInt64(key.count), to: &bytes)
+            bytes += key
         }
-        var lists: [[[UInt8]]] = []
-        for _ in 0..<2 {
-            var list: [[UInt8]] = []
-            for _ in 0..<readNumber() {
+    }
+
+    init(decoding bytes: some RandomAccessCollection<UInt8>) {
+        var position = bytes.startIndex
+        func readNumber() -> Int {
+            guard bytes.distance(from: position, to: bytes.endIndex) >= 8 else { return 0 }
+            let end = bytes.index(position, offsetBy: 8)
+            defer { position = end }
+            return Int(clamping: readBigEndian(bytes[position..<end]))
+        }
+        var lists: [[[UInt8]]] = [[], []]
+        for list in 0..<2 {
+            let count = readNumber()
+            lists[list].reserveCapacity(min(count, 1024))
+            for _ in 0..<count {
+                // A damaged list ends the keys instead of counting on forever.
+                guard bytes.distance(from: position, to: bytes.endIndex) >= 8 else { break }
                 let length = readNumber()
-                guard position + length <= bytes.count else { break }
-                list.append(Array(bytes[position..<position + length]))
-                position += length
+                guard length >= 0, bytes.distance(from: position, to: bytes.endIndex) >= length else { break }
+                let end = bytes.index(position, offsetBy: length)
+                lists[list].append(Array(bytes[position..<end]))
+                position = end
             }
-            lists.append(list)
         }
         indexKeys = lists[0]
         tokenKeys = lists[1]

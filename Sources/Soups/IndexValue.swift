@@ -119,9 +119,17 @@ enum IndexValue: Hashable, Sendable {
             appendBigEndian(bits & (1 << 63) == 0 ? bits | (1 << 63) : ~bits, to: &bytes)
         case .text(let string):
             bytes.append(Self.textTag)
-            for byte in string.utf8 {
-                bytes.append(byte)
-                if byte == 0 { bytes.append(0xFF) }
+            let contiguous = string.utf8.withContiguousStorageIfAvailable { text in
+                // Most text has no NUL byte to escape: one copy of its bytes.
+                guard !text.contains(0) else { return false }
+                bytes.append(contentsOf: text)
+                return true
+            }
+            if contiguous != true {
+                for byte in string.utf8 {
+                    bytes.append(byte)
+                    if byte == 0 { bytes.append(0xFF) }
+                }
             }
             bytes.append(0)
             bytes.append(0)
@@ -181,9 +189,7 @@ enum IndexValue: Hashable, Sendable {
 }
 
 func appendBigEndian(_ value: UInt64, to bytes: inout [UInt8]) {
-    for shift in stride(from: 56, through: 0, by: -8) {
-        bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-    }
+    withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
 }
 
 func readBigEndian(_ bytes: some Collection<UInt8>) -> UInt64 {

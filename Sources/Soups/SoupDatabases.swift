@@ -56,13 +56,18 @@ struct SoupDatabases: Sendable {
     }
 
     static func recordKey(_ soupId: UInt32, _ entryId: Int64) -> [UInt8] {
-        var key = soupPrefix(soupId)
+        var key: [UInt8] = []
+        key.reserveCapacity(12)
+        withUnsafeBytes(of: soupId.bigEndian) { key.append(contentsOf: $0) }
         appendBigEndian(UInt64(bitPattern: entryId), to: &key)
         return key
     }
 
     static func indexPrefix(_ soupId: UInt32, _ indexId: UInt16) -> [UInt8] {
-        soupPrefix(soupId) + withUnsafeBytes(of: indexId.bigEndian, Array.init)
+        var prefix: [UInt8] = []
+        prefix.reserveCapacity(6)
+        appendIndexPrefix(soupId, indexId, to: &prefix)
+        return prefix
     }
 
     /// The entry id at the end of a record, index or token key.
@@ -74,4 +79,10 @@ struct SoupDatabases: Sendable {
     static func indexId(ofKey key: [UInt8]) -> UInt16 {
         UInt16(key[4]) << 8 | UInt16(key[5])
     }
+}
+
+/// Appends an index key's prefix, soup id then index id, big-endian.
+func appendIndexPrefix(_ soupId: UInt32, _ indexId: UInt16, to bytes: inout [UInt8]) {
+    withUnsafeBytes(of: soupId.bigEndian) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: indexId.bigEndian) { bytes.append(contentsOf: $0) }
 }

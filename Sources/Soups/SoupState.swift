@@ -12,9 +12,11 @@ struct SoupState {
     // MARK: - Reading
 
     func catalogEntry(_ soup: String) throws -> SoupCatalogEntry? {
-        guard let bytes = try transaction.get(databases.catalog, key: Array(soup.utf8)) else { return nil }
-        guard let catalogCache else { return try SoupCatalogEntry(json: Self.parse(bytes)) }
-        return try catalogCache.entry(soup, bytes: bytes) { try SoupCatalogEntry(json: Self.parse($0)) }
+        try transaction.withValue(databases.catalog, key: Array(soup.utf8)) { stored in
+            guard let stored else { return nil }
+            guard let catalogCache else { return try SoupCatalogEntry(json: Self.parse(Array(stored))) }
+            return try catalogCache.entry(soup, stored: stored) { try SoupCatalogEntry(json: Self.parse($0)) }
+        }
     }
 
     /// The catalog entry of `soup`, or ``SoupError/Code/unknownSoup``.
@@ -35,7 +37,7 @@ struct SoupState {
     }
 
     func meta(_ key: [UInt8], default defaultValue: UInt64) throws -> UInt64 {
-        try transaction.get(databases.meta, key: key).map(readBigEndian) ?? defaultValue
+        try transaction.withValue(databases.meta, key: key) { $0.map(readBigEndian) } ?? defaultValue
     }
 
     func record(_ soupId: UInt32, _ entryId: Int64) throws -> JSONValue? {
@@ -108,7 +110,7 @@ struct SoupState {
         try transaction.put(databases.records, key: recordKey, value: bytes ?? record.serialized(), options: options)
         let entries = IndexEntries.keys(for: record, entryId: entryId, in: soup, only: nil)
         if replacing {
-            try replaceIndexEntries(with: entries, soup, entryId)
+            try replaceIndexEntries(with: entries, recordKey: recordKey)
         } else {
             try writeIndexEntries(entries, soup, entryId, options: options)
         }
@@ -153,9 +155,14 @@ struct SoupState {
 
     /// Replaces a stored record's index and token keys by `entries`, touching only the keys
     /// that change: an edit of one field moves one index key, not all of them.
-    func replaceIndexEntries(with entries: IndexEntries, _ soup: SoupCatalogEntry, _ entryId: Int64) throws {
-        let old = try indexEntries(soup.soupId, entryId)
-        guard old != entries else { return }
+    func replaceIndexEntries(with entries: IndexEntries, recordKey: [UInt8]) throws {
+        let encoded = entries.encoded
+        // The stored list is compared in place: an edit of an unindexed field changes no key.
+        let old = try transaction.withValue(databases.recordKeys, key: recordKey) { stored -> IndexEntries? in
+            guard let stored else { return IndexEntries() }
+            return stored.elementsEqual(encoded) ? nil : IndexEntries(decoding: stored)
+        }
+        guard let old else { return }
         for key in Self.keys(old.indexKeys, missingFrom: entries.indexKeys) {
             _ = try transaction.delete(databases.index, key: key)
         }
@@ -168,8 +175,7 @@ struct SoupState {
         for key in Self.keys(entries.tokenKeys, missingFrom: old.tokenKeys) {
             try transaction.put(databases.fullText, key: key, value: [])
         }
-        try transaction.put(
-            databases.recordKeys, key: SoupDatabases.recordKey(soup.soupId, entryId), value: entries.encoded)
+        try transaction.put(databases.recordKeys, key: recordKey, value: encoded)
     }
 
     /// The keys of `keys` that `other` lacks, in order. A record has a handful of index keys,

@@ -101,6 +101,8 @@ struct JSONParser {
             depth -= 1
             return .object([:])
         }
+        // Records have a dozen members or so; growing from one by doubling would reallocate four times.
+        members.reserveCapacity(16)
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }

@@ -14,9 +14,11 @@ import Testing
         let cache = CatalogCache()
         var decodeCount = 0
         func read(_ bytes: [UInt8], _ indexCount: Int) throws -> SoupCatalogEntry {
-            try cache.entry("a", bytes: bytes) { _ in
-                decodeCount += 1
-                return entry(indexCount)
+            try bytes.withUnsafeBytes { stored in
+                try cache.entry("a", stored: stored) { _ in
+                    decodeCount += 1
+                    return entry(indexCount)
+                }
             }
         }
         #expect(try read([1, 2], 1) == entry(1))

@@ -184,6 +184,17 @@ enum LMDBCalls {
         try cursorMove(cursor, move).map { (copy($0.key), copy($0.value)) }
     }
 
+    /// Moves the cursor and calls `body` with the key and value it lands on, in place (valid only
+    /// during `body`); returns `nil` without calling `body` when there is none.
+    static func cursorVisit<T>(
+        _ cursor: Cursor, _ move: CursorMove, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> T
+    ) throws -> T? {
+        guard let (key, value) = try cursorMove(cursor, move) else { return nil }
+        return try body(
+            UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
+            UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+    }
+
     /// Moves the cursor and copies out only the key it lands on; nil when there is none.
     static func cursorGetKey(_ cursor: Cursor, _ move: CursorMove) throws(LMDBError) -> [UInt8]? {
         try cursorMove(cursor, move).map { copy($0.key) }
