@@ -37,6 +37,12 @@ public struct Cursor {
         try LMDBCalls.cursorGet(pointer, .atLeast(key))
     }
 
+    /// Moves to the first entry whose key is `key` or greater and returns only its key,
+    /// without copying its value. The corresponding LMDB call is `mdb_cursor_get(MDB_SET_RANGE)`.
+    public func seekKey(atLeast key: [UInt8]) throws -> [UInt8]? {
+        try LMDBCalls.cursorGetKey(pointer, .atLeast(key))
+    }
+
     /// Deletes the entry under the cursor. The corresponding LMDB call is `mdb_cursor_del`.
     public func deleteCurrent() throws {
         try LMDBCalls.cursorDelete(pointer)

@@ -29,8 +29,23 @@ struct LocalRecordFinder {
     }
 
     /// The lowest `_soupEntryId` of a record whose id field is `value`.
+    ///
+    /// Through the index this is one seek: keys are ordered by value, then by entry id, so the
+    /// first key at or after `prefix · value` is the answer when it still holds that value.
+    /// A sync-down page asks it for every record it fetched.
     func entryId(for value: JSONValue) throws -> Int64? {
-        try allEntryIds(for: value).first
+        guard isIndexed, let index = soup.index(on: idPath) else { return try allEntryIds(for: value).first }
+        guard !value.isNull, let operand = IndexValue.operand(value, for: index.spec.type, rounding: .exact) else {
+            return nil
+        }
+        var prefix = SoupDatabases.indexPrefix(soup.soupId, index.id)
+        operand.encode(into: &prefix)
+        return try state.transaction.withCursor(state.databases.index) { cursor in
+            guard let key = try cursor.seekKey(atLeast: prefix), key.count == prefix.count + 8,
+                key.starts(with: prefix)
+            else { return nil }
+            return SoupDatabases.entryId(ofKey: key)
+        }
     }
 
     /// Every `_soupEntryId` of a record whose id field is `value`, ascending.

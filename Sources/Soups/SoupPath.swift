@@ -22,6 +22,12 @@ enum SoupPath {
     /// ``project(_:_:keepsNull:)`` for a path already split by ``components(_:)``.
     static func project(_ value: JSONValue, components: [String], keepsNull: Bool = false) -> JSONValue? {
         if components.isEmpty { return value }
+        // Most index paths are one member of an object: no recursion, no slices.
+        if components.count == 1, case .object(let members) = value {
+            guard let child = members[components[0]] else { return nil }
+            if case .null = child, !keepsNull { return nil }
+            return child
+        }
         return project(value, components[...], keepsNull: keepsNull)
     }
 
