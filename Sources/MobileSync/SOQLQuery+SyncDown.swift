@@ -31,20 +31,24 @@ extension SOQLQuery {
         return changed ? try parsed.build() : query
     }
 
-    /// The query of an incremental sync: only records modified after `maxTimeStamp`.
+    /// The query of an incremental sync: only records modified inside `window`.
     ///
-    /// For `maxTimeStamp > 0` the predicate `<field> > <time>` (time in Salesforce format, UTC)
-    /// goes in front of any existing top-level `where`, joined by `and` without parentheses, and
-    /// the query is rebuilt with lowercase keywords. Otherwise the query is returned unchanged.
+    /// For an incremental window the predicate `<field> >= <time>` (time in Salesforce format,
+    /// UTC) goes in front of any existing top-level `where`, joined by `and` without parentheses
+    /// (decision 0302), and the query is rebuilt with lowercase keywords. Mobile SDK asks
+    /// `<field> > <watermark>`, which misses a change made in the watermark's own second; the
+    /// window starts at that second's beginning, minus its overlap (decision 0319). A window that
+    /// asks for everything returns the query unchanged.
     ///
     /// - Throws: ``SyncError/Code/malformedQuery`` when the query cannot be tokenized or rebuilt.
     public static func addFilterForReSync(
-        _ query: String, modificationDateFieldName: String, maxTimeStamp: Int64
+        _ query: String, modificationDateFieldName: String, window: ReSyncWindow
     ) throws(SyncError) -> String {
-        guard maxTimeStamp > 0 else { return query }
+        guard let predicate = window.predicate(modificationDateFieldName: modificationDateFieldName) else {
+            return query
+        }
         var parsed = try SOQLQuery(parsing: query)
-        let time = WallTime(millisecondsSinceEpoch: maxTimeStamp).salesforceFormat
-        parsed.addWherePredicates("\(modificationDateFieldName) > \(time)")
+        parsed.addWherePredicates(predicate)
         return try parsed.build()
     }
 

@@ -15,19 +15,29 @@ extension SyncDownPage {
     }
 
     private var journalHeader: [String: JournalEntry.HeaderValue] {
-        [
+        var header: [String: JournalEntry.HeaderValue] = [
             SyncHeader.syncId: .integer(syncId), SyncHeader.soup: .string(soupName),
             SyncHeader.page: .integer(pageNumber), SyncHeader.totalSize: .integer(totalSize),
             SyncHeader.maxTimeStamp: .integer(maxTimeStamp),
             SyncHeader.advancesWatermark: .bool(advancesWatermark),
             SyncHeader.idFieldName: .string(idFieldName), SyncHeader.mergeMode: .string(mergeMode.rawValue),
         ]
+        if let modificationDateFieldName {
+            header[SyncHeader.modificationDateFieldName] = .string(modificationDateFieldName)
+        }
+        if let reSyncWindow {
+            header[SyncHeader.modifiedSince] = .integer(reSyncWindow.modifiedSince)
+            header[SyncHeader.reSyncOverlapSeconds] = .integer(Int64(reSyncWindow.overlapSeconds))
+        }
+        return header
     }
 
     /// Reads a page back from its entry.
     ///
     /// The `idFieldName` and `mergeMode` header fields are required: the soup projection folds
     /// the page from the entry alone, so an entry without them could not be replayed.
+    /// `modificationDateFieldName`, `modifiedSince` and `reSyncOverlapSeconds` are optional:
+    /// entries journaled before decision 0319 lack them.
     ///
     /// - Throws: ``SyncError/Code/malformedEntry`` when the entry is of another kind or a header
     ///   field is missing or mistyped.
@@ -39,6 +49,7 @@ extension SyncDownPage {
         }
         let header = EntryHeader(entry)
         let modeText = try header.string(SyncHeader.mergeMode)
+        let window = try Self.window(header)
         guard let mode = MergeMode(rawValue: modeText) else {
             throw SyncError(
                 .malformedEntry, "Entry \(entry.sequence) (\(entry.kind)): unknown mergeMode \"\(modeText)\".")
@@ -49,7 +60,27 @@ extension SyncDownPage {
             totalSize: try header.integer(SyncHeader.totalSize),
             maxTimeStamp: try header.integer(SyncHeader.maxTimeStamp),
             advancesWatermark: try header.bool(SyncHeader.advancesWatermark),
-            idFieldName: try header.string(SyncHeader.idFieldName), mergeMode: mode)
+            idFieldName: try header.string(SyncHeader.idFieldName), mergeMode: mode,
+            modificationDateFieldName: try header.optionalString(SyncHeader.modificationDateFieldName),
+            reSyncWindow: window)
+    }
+
+    /// The window in an entry's header: both fields or neither, the overlap in range, the
+    /// start -1 or an epoch time.
+    private static func window(_ header: EntryHeader) throws(SyncError) -> ReSyncWindow? {
+        let since = try header.optionalInteger(SyncHeader.modifiedSince)
+        let overlap = try header.optionalInteger(SyncHeader.reSyncOverlapSeconds)
+        guard since != nil || overlap != nil else { return nil }
+        guard let since, let overlap, since >= -1,
+            (0...Int64(SyncDownTargetDescriptor.reSyncOverlapSecondsMax)).contains(overlap)
+        else {
+            throw SyncError(
+                .malformedEntry,
+                "Entry \(header.entry.sequence) (\(header.entry.kind)): headers \"\(SyncHeader.modifiedSince)\" and "
+                    + "\"\(SyncHeader.reSyncOverlapSeconds)\" must come together, -1 or later and 0 to "
+                    + "\(SyncDownTargetDescriptor.reSyncOverlapSecondsMax) seconds.")
+        }
+        return ReSyncWindow(modifiedSince: since, overlapSeconds: Int(overlap))
     }
 }
 
@@ -69,6 +100,18 @@ struct EntryHeader {
     func string(_ name: String) throws(SyncError) -> String {
         guard let value = entry.header[name]?.string else { throw missing(name, "a string") }
         return value
+    }
+
+    func optionalString(_ name: String) throws(SyncError) -> String? {
+        guard let value = entry.header[name] else { return nil }
+        guard let text = value.string else { throw missing(name, "a string") }
+        return text
+    }
+
+    func optionalInteger(_ name: String) throws(SyncError) -> Int64? {
+        guard let value = entry.header[name] else { return nil }
+        guard let number = value.integer else { throw missing(name, "an integer") }
+        return number
     }
 
     func bool(_ name: String) throws(SyncError) -> Bool {

@@ -27,12 +27,18 @@ public struct SyncDownPage: Hashable, Sendable {
     public var idFieldName: String
     /// The sync's merge mode, applied by the soup fold when the page is appended.
     public var mergeMode: MergeMode
+    /// The target's modification date field. With it the soup fold leaves alone a record fetched
+    /// again with the date the soup's copy already has (decision 0319); pages journaled before
+    /// that rule have none and are folded as they were.
+    public var modificationDateFieldName: String?
+    /// The dates the page's request asked for, when the target says (``SyncDownTarget/reSyncWindow``).
+    public var reSyncWindow: ReSyncWindow?
 
     /// Creates a page.
     public init(
         syncId: Int64, soupName: String, pageNumber: Int64, records: [UInt8], totalSize: Int64, maxTimeStamp: Int64,
         advancesWatermark: Bool, idFieldName: String = SyncDownTargetDescriptor.idFieldNameDefault,
-        mergeMode: MergeMode = .overwrite
+        mergeMode: MergeMode = .overwrite, modificationDateFieldName: String? = nil, reSyncWindow: ReSyncWindow? = nil
     ) {
         self.syncId = syncId
         self.soupName = soupName
@@ -43,6 +49,8 @@ public struct SyncDownPage: Hashable, Sendable {
         self.advancesWatermark = advancesWatermark
         self.idFieldName = idFieldName
         self.mergeMode = mergeMode
+        self.modificationDateFieldName = modificationDateFieldName
+        self.reSyncWindow = reSyncWindow
     }
 
     /// The page's records, parsed.

@@ -1,56 +1,78 @@
 /// The fold of one sync-down run: its state after each fetched page, with Mobile SDK's progress
 /// reports and watermark rule.
 ///
-/// The engine (live) and the sync-state projection (replaying the journal) drive the same fold,
-/// so a replayed run reports exactly what the live run reported:
-///
 /// ```swift
-/// var run = SyncDownRun(state, startedAt: now)       // RUNNING(0, -1)
-/// let reports = run.apply(page, fetchedCount: 2)      // RUNNING(0, 5), RUNNING(40, 5)
-/// run.finish(.done, at: later)                        // DONE(100, 5)
+/// var run = SyncDownRun(state, startedAt: now)                          // RUNNING(0, -1)
+/// let reports = run.apply(page, fetchedCount: 2, unchangedCount: 0)     // RUNNING(0, 5), RUNNING(40, 5)
+/// run.finish(.done, at: later)                                          // DONE(100, 5)
 /// ```
+///
+/// Records a page fetched again with the date the soup's copy already has (the overlap of a
+/// reSync, decision 0319) are not changes: they are left out of the progress and out of
+/// `totalSize`, which is the target's count minus the unchanged records seen so far. The final
+/// state's `totalSize` is then the number of records the run really brought.
 public struct SyncDownRun: Hashable, Sendable {
     /// The sync's state as of the last step.
     public private(set) var state: SyncState
     /// Records fetched so far in this run, skipped ones included (they count toward progress).
     public private(set) var fetchedCount: Int64
+    /// Records fetched so far that the soup already held with the same modification date.
+    public private(set) var unchangedCount: Int64
     /// The latest modification seen in this run, starting from the persisted watermark.
     public private(set) var latestModification: Int64
+    /// The watermark handed to the target's `startFetch`: the sync's own, or for a STOPPED sync
+    /// one millisecond before it (``SyncState/resumePoint(afterStoppedAt:)``), as in Mobile SDK.
+    /// The state's watermark itself never moves backwards.
+    public let targetMaxTimeStamp: Int64
+    /// The target's count for the run, as fetched; `-1` until page 0.
+    private var targetTotalSize: Int64 = -1
 
     /// Starts a run of `state`: RUNNING, progress 0, `totalSize` as stored.
     ///
     /// Pass a state already prepared with ``SyncState/prepareForReSync()`` when re-running.
     public init(_ state: SyncState, startedAt time: Int64) {
+        targetMaxTimeStamp =
+            state.status == .stopped ? SyncState.resumePoint(afterStoppedAt: state.maxTimeStamp) : state.maxTimeStamp
         var started = state
         started.start(at: time)
         self.state = started
         fetchedCount = 0
+        unchangedCount = 0
         latestModification = state.maxTimeStamp
     }
 
     /// Applies one fetched page.
     ///
-    /// The first page (number 0) first reports the target's `totalSize` at progress 0. Then the
-    /// page's records are counted and, while fewer than `totalSize` are fetched, the progress is
+    /// The first page (number 0) first reports the run's `totalSize` at progress 0. Then the
+    /// page's changed records are counted and, while fewer than `totalSize`, the progress is
     /// reported. A page of a target sorted by modification date moves the watermark now; other
-    /// targets move it only at DONE.
+    /// targets move it only at DONE. The watermark only ever moves forward.
     ///
     /// - Parameters:
     ///   - page: the page, as journaled.
     ///   - fetchedCount: how many records the page holds, skipped ones included.
+    ///   - unchangedCount: how many of them the soup fold left alone because the soup held them
+    ///     with the same modification date already.
     /// - Returns: the states to report, in order (possibly none).
-    public mutating func apply(_ page: SyncDownPage, fetchedCount count: Int) -> [SyncState] {
+    public mutating func apply(_ page: SyncDownPage, fetchedCount count: Int, unchangedCount unchanged: Int = 0)
+        -> [SyncState]
+    {
         precondition(page.syncId == state.id, "a page is applied to its own sync's run")
         precondition(count >= 0, "a page holds a non-negative number of records")
+        precondition((0...count).contains(unchanged), "unchanged records are some of the page's records")
         var reports: [SyncState] = []
-        if page.pageNumber == 0 {
-            state.recordTotalSize(page.totalSize)
-            reports.append(state)
-        }
         fetchedCount += Int64(count)
+        unchangedCount += Int64(unchanged)
+        if page.pageNumber == 0 {
+            targetTotalSize = page.totalSize
+            state.recordTotalSize(changeTotal)
+            reports.append(state)
+        } else {
+            state.totalSize = changeTotal
+        }
         latestModification = max(latestModification, page.maxTimeStamp)
         if page.advancesWatermark { state.maxTimeStamp = latestModification }
-        if state.recordSaved(count: fetchedCount) { reports.append(state) }
+        if state.recordSaved(count: fetchedCount - unchangedCount) { reports.append(state) }
         return reports
     }
 
@@ -63,5 +85,10 @@ public struct SyncDownRun: Hashable, Sendable {
         if status == .done { state.maxTimeStamp = latestModification }
         state.finish(status, at: time, error: error)
         return state
+    }
+
+    /// The target's count without the unchanged records seen so far; `-1` while unknown.
+    private var changeTotal: Int64 {
+        targetTotalSize < 0 ? targetTotalSize : max(0, targetTotalSize - unchangedCount)
     }
 }

@@ -5,6 +5,8 @@ extension SyncDownTargetDescriptor {
     static let iOSImplKey = "iOSImpl"
     /// The JSON key naming a custom target's Android class.
     static let androidImplKey = "androidImpl"
+    /// The JSON key of ``reSyncOverlapSeconds``.
+    static let reSyncOverlapKey = "reSyncOverlapSeconds"
 
     /// Parses Mobile SDK target JSON: `type` `soql`, `sosl`, `mru`, `refresh` or `custom`.
     ///
@@ -12,6 +14,10 @@ extension SyncDownTargetDescriptor {
     /// registry key is its `iOSImpl`, or else the last dot-separated part of its `androidImpl`
     /// (`com.example.AccountTarget` → `AccountTarget`), so one config file serves both SDKs and
     /// this library.
+    ///
+    /// `reSyncOverlapSeconds` is read for the targets that reSync from the watermark (`soql`,
+    /// `refresh`, `custom`); on `sosl` and `mru`, which fetch everything every time, it is kept
+    /// as an uninterpreted key.
     ///
     /// - Throws: ``SyncError/Code/malformedTarget`` naming the bad key or unsupported type, or
     ///   ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized.
@@ -21,6 +27,7 @@ extension SyncDownTargetDescriptor {
         let dateField = try fields.optionalString("modificationDateFieldName") ?? Self.modificationDateFieldNameDefault
         let type = try fields.optionalString("type")
         let kind = try Self.kind(type: type, fields: fields)
+        let overlap = Self.readsOverlap(kind) ? try fields.optionalInteger(Self.reSyncOverlapKey) : nil
         var others = fields.members
         for key in Self.interpretedKeys(of: kind) { others[key] = nil }
         // A lone `iOSImpl` equal to the registry key is what ``json`` writes for a custom
@@ -28,7 +35,9 @@ extension SyncDownTargetDescriptor {
         if case .custom(let key) = kind, others[Self.androidImplKey] == nil, others[Self.iOSImplKey]?.string == key {
             others[Self.iOSImplKey] = nil
         }
-        try self.init(kind, idFieldName: idField, modificationDateFieldName: dateField, otherFields: others)
+        try self.init(
+            kind, idFieldName: idField, modificationDateFieldName: dateField,
+            reSyncOverlapSeconds: Int(clamping: overlap ?? 0), otherFields: others)
     }
 
     /// The Mobile SDK target JSON.
@@ -36,11 +45,14 @@ extension SyncDownTargetDescriptor {
         var members = otherFields
         members["idFieldName"] = .string(idFieldName)
         members["modificationDateFieldName"] = .string(modificationDateFieldName)
+        let overlap = JSONValue.number(JSONNumber(Int64(reSyncOverlapSeconds)))
         switch kind {
         case .soql(let query, let maxBatchSize):
             members["type"] = "soql"
             members["query"] = .string(query)
             members["maxBatchSize"] = .number(JSONNumber(Int64(maxBatchSize)))
+            // Written even when 0, so the saved target shows the overlap every reSync uses.
+            members[Self.reSyncOverlapKey] = overlap
         case .sosl(let query):
             members["type"] = "sosl"
             members["query"] = .string(query)
@@ -54,8 +66,11 @@ extension SyncDownTargetDescriptor {
             members["fieldlist"] = .array(fieldlist.map(JSONValue.string))
             members["soupName"] = .string(soupName)
             members["countIdsPerSoql"] = .number(JSONNumber(Int64(count)))
+            members[Self.reSyncOverlapKey] = overlap
         case .custom(let key):
             members["type"] = "custom"
+            // A custom target's JSON is the app's: the key appears only when it says something.
+            if reSyncOverlapSeconds != 0 { members[Self.reSyncOverlapKey] = overlap }
             if members[Self.iOSImplKey] == nil, members[Self.androidImplKey] == nil {
                 members[Self.iOSImplKey] = .string(key)
             }
@@ -100,11 +115,20 @@ extension SyncDownTargetDescriptor {
     private static func interpretedKeys(of kind: Kind) -> [String] {
         let common = ["type", "idFieldName", "modificationDateFieldName"]
         switch kind {
-        case .soql: return common + ["query", "maxBatchSize"]
+        case .soql: return common + ["query", "maxBatchSize", reSyncOverlapKey]
         case .sosl: return common + ["query"]
         case .mru: return common + ["sobjectType", "fieldlist"]
-        case .refresh: return common + ["sobjectType", "fieldlist", "soupName", "countIdsPerSoql"]
-        case .custom: return common
+        case .refresh: return common + ["sobjectType", "fieldlist", "soupName", "countIdsPerSoql", reSyncOverlapKey]
+        case .custom: return common + [reSyncOverlapKey]
+        }
+    }
+
+    /// Whether targets of this kind reSync from the watermark, and so read an overlap.
+    private static func readsOverlap(_ kind: Kind) -> Bool {
+        switch kind {
+        case .soql, .refresh, .custom: true
+        case .sosl, .mru: false
         }
     }
 }
+

@@ -20,33 +20,34 @@ extension SyncDownTargetDescriptor {
     }
 
     /// The query a Refresh target sends for one slice of ids:
-    /// `select <fieldlist, Id, LastModifiedDate> from <type> where Id IN (…)[ and LastModifiedDate > D]`.
+    /// `select <fieldlist, Id, LastModifiedDate> from <type> where Id IN (…)[ and LastModifiedDate >= D]`.
     ///
     /// The id and modification date fields are appended to the field list when it lacks them.
-    /// The date filter appears only when `changedAfter > 0` (a resync whose local slice all
-    /// carry a modification date).
+    /// The date filter is the window's (``ReSyncWindow/predicate(modificationDateFieldName:)``)
+    /// and appears only when it is incremental.
     ///
     /// - Returns: `nil` when this is not a Refresh target or `ids` is empty.
-    public func refreshQuery(ids: [String], changedAfter: Int64) -> String? {
+    public func refreshQuery(ids: [String], window: ReSyncWindow) -> String? {
         guard case .refresh(let type, let fieldlist, _, _) = kind, !ids.isEmpty else { return nil }
         var fields = fieldlist
         for field in [idFieldName, modificationDateFieldName] where !fields.contains(field) { fields.append(field) }
         var query =
             "select \(fields.joined(separator: ", ")) from \(type) where \(idFieldName) IN (\(SOQLQuery.quotedList(ids)))"
-        if changedAfter > 0 {
-            query +=
-                " and \(modificationDateFieldName) > \(WallTime(millisecondsSinceEpoch: changedAfter).salesforceFormat)"
+        if let predicate = window.predicate(modificationDateFieldName: modificationDateFieldName) {
+            query += " and \(predicate)"
         }
         return query
     }
 
-    /// The `changedAfter` time of one Refresh query: on a resync (`syncMaxTimeStamp > 0`) the
+    /// The window of one Refresh query. On a resync (`syncMaxTimeStamp > 0`) it opens at the
     /// latest modification among the local records of the slice, so only records changed on the
-    /// server since the local copy are fetched; `-1` (no filter) on a first run or when any
+    /// server since the local copy are fetched — from the start of that second, minus the
+    /// overlap, as for SOQL (decision 0319). It asks for everything on a first run, or when any
     /// local record of the slice lacks a readable modification date.
-    public func refreshChangedAfter(localSlice: [JSONValue], syncMaxTimeStamp: Int64) -> Int64 {
-        guard syncMaxTimeStamp > 0 else { return -1 }
-        return SyncDownPage.latestModificationTimeStamp(of: localSlice, fieldName: modificationDateFieldName)
+    public func refreshWindow(localSlice: [JSONValue], syncMaxTimeStamp: Int64) -> ReSyncWindow {
+        guard syncMaxTimeStamp > 0 else { return reSyncWindow(maxTimeStamp: -1) }
+        return reSyncWindow(
+            maxTimeStamp: SyncDownPage.latestModificationTimeStamp(of: localSlice, fieldName: modificationDateFieldName))
     }
 
     /// The query that checks which of `localIds` still exist on the server, for ghost cleaning

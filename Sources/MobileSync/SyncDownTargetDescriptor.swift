@@ -17,6 +17,18 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     /// The record field holding the last modification time, `LastModifiedDate` unless the JSON
     /// says otherwise.
     public var modificationDateFieldName: String
+    /// How many seconds before the watermark's second a reSync starts asking (JSON key
+    /// `reSyncOverlapSeconds`, default 0): see ``ReSyncWindow``. Read by the targets that reSync
+    /// from the watermark (SOQL, Refresh, and custom targets that use ``reSyncWindow(maxTimeStamp:)``).
+    ///
+    /// With 0 a reSync asks from the start of the watermark's second, which catches every change
+    /// committed in that second or later. Widen it when records can be committed with a date
+    /// before the newest one already fetched: Salesforce stamps a record with the start of its
+    /// transaction, so a save that runs longer than a second (Apex triggers and flows, Bulk API
+    /// batches, data loads) can commit after a sync that already saw later dates. Set it to the
+    /// longest such transaction the org runs, in seconds; the cost is re-fetching the records
+    /// modified in those seconds on every reSync (they are compared, not rewritten).
+    public var reSyncOverlapSeconds: Int
     /// Members of the target JSON this type does not interpret (such as Android's `androidImpl`,
     /// or a custom target's own settings), kept so a round trip loses nothing.
     public var otherFields: [String: JSONValue]
@@ -50,18 +62,30 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     public static let idFieldNameDefault = "Id"
     /// The default modification date field.
     public static let modificationDateFieldNameDefault = "LastModifiedDate"
+    /// The widest reSync overlap: a day, far longer than any Salesforce transaction (synchronous
+    /// requests time out after 10 minutes), short enough that a typo cannot make every reSync a
+    /// full sync in disguise.
+    public static let reSyncOverlapSecondsMax = 86_400
 
     /// Creates a descriptor, normalizing a SOQL query so it selects the id and modification
     /// date fields and is ordered.
     ///
-    /// - Throws: ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized.
+    /// - Throws: ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized;
+    ///   ``SyncError/Code/malformedTarget`` for an overlap outside 0…``reSyncOverlapSecondsMax``.
     public init(
         _ kind: Kind, idFieldName: String = Self.idFieldNameDefault,
         modificationDateFieldName: String = Self.modificationDateFieldNameDefault,
-        otherFields: [String: JSONValue] = [:]
+        reSyncOverlapSeconds: Int = 0, otherFields: [String: JSONValue] = [:]
     ) throws(SyncError) {
+        guard (0...Self.reSyncOverlapSecondsMax).contains(reSyncOverlapSeconds) else {
+            throw SyncError(
+                .malformedTarget,
+                "Sync down target key \"reSyncOverlapSeconds\" must be a whole number of seconds from 0 to "
+                    + "\(Self.reSyncOverlapSecondsMax), not \(reSyncOverlapSeconds).")
+        }
         self.idFieldName = idFieldName
         self.modificationDateFieldName = modificationDateFieldName
+        self.reSyncOverlapSeconds = reSyncOverlapSeconds
         self.otherFields = otherFields
         switch kind {
         case .soql(let query, let maxBatchSize):
@@ -84,6 +108,15 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     public var isSortedByModificationDate: Bool {
         guard case .soql(let query, _) = kind, let parsed = try? SOQLQuery(parsing: query) else { return false }
         return parsed.isOrderingBy(modificationDateFieldName)
+    }
+
+    /// The modification dates a run asks for when the sync's watermark is `maxTimeStamp`: from
+    /// the start of its second, minus ``reSyncOverlapSeconds``, inclusive.
+    ///
+    /// The built-in targets use it; a custom target gets the same guarantee by asking the server
+    /// for `window.predicate(modificationDateFieldName:)` instead of "after `maxTimeStamp`".
+    public func reSyncWindow(maxTimeStamp: Int64) -> ReSyncWindow {
+        ReSyncWindow(maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds)
     }
 
     /// The `Sforce-Query-Options` header value for a SOQL target, such as `batchSize=500`, or

@@ -26,4 +26,7 @@ enum SyncHeader {
     static let advancesWatermark = "advancesWatermark"
     static let idFieldName = "idFieldName"
     static let mergeMode = "mergeMode"
+    static let modificationDateFieldName = "modificationDateFieldName"
+    static let modifiedSince = "modifiedSince"
+    static let reSyncOverlapSeconds = "reSyncOverlapSeconds"
 }

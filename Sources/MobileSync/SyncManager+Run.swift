@@ -28,8 +28,10 @@ extension SyncManager {
     }
 
     /// Runs an existing sync again: a sync down fetches only records changed since its
-    /// watermark (a sync never run does a full sync; a STOPPED one resumes from watermark − 1 ms);
-    /// a sync up sends the soup's dirty records.
+    /// watermark — built-in targets ask from the start of the watermark's second minus the
+    /// target's overlap, so a change made in that second is not missed (``ReSyncWindow``); a sync
+    /// never run does a full sync; a STOPPED one's target resumes from watermark − 1 ms. A sync
+    /// up sends the soup's dirty records.
     ///
     /// - Returns: the final state.
     /// - Throws: ``SyncError/Code/syncNotFound`` ("Sync <id> does not exist"),
@@ -146,14 +148,16 @@ extension SyncManager {
             guard !pending.isEmpty else { return }
             let group = pending
             pending.removeAll()
-            try store.soups.appendFetchedPages(group.map(\.fetched))
-            for (page, fetched) in group {
-                for state in run.apply(page, fetchedCount: fetched.records.count) { report(state, onUpdate) }
+            let appended = try store.soups.appendFetchedPages(group.map(\.fetched))
+            for ((page, fetched), folded) in zip(group, appended) {
+                let reports = run.apply(
+                    page, fetchedCount: fetched.records.count, unchangedCount: folded.unchangedCount)
+                for state in reports { report(state, onUpdate) }
             }
         }
         do {
             var target = try targets.makeTarget(for: descriptor)
-            var records: [JSONValue]? = try await target.startFetch(context, maxTimeStamp: run.state.maxTimeStamp)
+            var records: [JSONValue]? = try await target.startFetch(context, maxTimeStamp: run.targetMaxTimeStamp)
             var pageNumber: Int64 = 0
             while let batch = records {
                 guard state == .acceptingSyncs else {
@@ -172,7 +176,8 @@ extension SyncManager {
                     maxTimeStamp: SyncDownPage.latestModificationTimeStamp(
                         of: batch, fieldName: target.modificationDateFieldName),
                     advancesWatermark: target.isSortedByModificationDate, idFieldName: target.idFieldName,
-                    mergeMode: run.state.options.mergeMode)
+                    mergeMode: run.state.options.mergeMode, modificationDateFieldName: target.modificationDateFieldName,
+                    reSyncWindow: target.reSyncWindow)
                 pending.append(
                     (page, FetchedPage(draft: page.serializedJournalDraft, page: serialized, records: batch)))
                 if pending.count >= pagesPerCommit { try commitPending() }

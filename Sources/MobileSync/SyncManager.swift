@@ -130,8 +130,9 @@ public actor SyncManager {
     /// Re-opens a stopping or stopped manager; does nothing to an accepting one.
     ///
     /// - Parameters:
-    ///   - restartStoppedSyncs: also re-sync every sync whose status is STOPPED, each from its
-    ///     watermark − 1 ms so that records sharing the last applied time are fetched again.
+    ///   - restartStoppedSyncs: also re-sync every sync whose status is STOPPED; each target
+    ///     resumes from the watermark − 1 ms so that records sharing the last applied time are
+    ///     fetched again (the sync's watermark itself does not move back).
     ///   - onUpdate: receives the restarted syncs' states.
     /// - Returns: the final states of the restarted syncs, by id.
     /// - Throws: `JournalError` when the store cannot be read or written.

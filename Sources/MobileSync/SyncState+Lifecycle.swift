@@ -12,14 +12,19 @@ extension SyncState {
         failures = FailureSummary()
     }
 
-    /// Prepares an existing sync to run again: `totalSize` back to -1 and, for a STOPPED sync,
-    /// the watermark moved back 1 ms so records sharing the last applied time are fetched again.
+    /// Prepares an existing sync to run again: `totalSize` back to -1.
+    ///
+    /// The watermark stays: it never moves backwards. Mobile SDK lowers a STOPPED sync's
+    /// watermark by 1 ms here; this library hands that value to the target instead
+    /// (``SyncDownRun/targetMaxTimeStamp``), so a STOPPED run that fetches nothing still ends
+    /// with the watermark it started from (decision 0319).
     public mutating func prepareForReSync() {
         totalSize = -1
-        if status == .stopped { maxTimeStamp = Self.resumePoint(afterStoppedAt: maxTimeStamp) }
     }
 
-    /// The watermark a STOPPED sync resumes from: one millisecond before `maxTimeStamp`, never below -1.
+    /// The watermark a STOPPED sync's target resumes from: one millisecond before
+    /// `maxTimeStamp`, never below -1, so records sharing the last applied time that a page
+    /// boundary split are fetched again.
     public static func resumePoint(afterStoppedAt maxTimeStamp: Int64) -> Int64 {
         max(maxTimeStamp - 1, -1)
     }

@@ -18,6 +18,7 @@ extension SoupProjection {
         static let syncIdHeader = "syncId"
         static let idFieldHeader = "idFieldName"
         static let mergeModeHeader = "mergeMode"
+        static let modificationDateFieldHeader = "modificationDateFieldName"
         static let leaveIfChanged = "LEAVE_IF_CHANGED"
         static let overwrite = "OVERWRITE"
         static let syncIdField = "__sync_id__"
@@ -48,12 +49,15 @@ extension SoupProjection {
     /// `_soupEntryId`; when several local records share the value the lowest `_soupEntryId`
     /// wins, so the fold stays deterministic. Under LEAVE_IF_CHANGED a record whose match is
     /// dirty *now*, when the entry is applied, is skipped: an edit made while the sync ran is
-    /// never overwritten. Written records carry `__sync_id__`, clean flags, and the entry's
-    /// time as `_soupLastModifiedDate`.
+    /// never overwritten. Under either mode a record fetched again with the modification date
+    /// its match already has is left alone (``isFetchedAgain(_:as:syncId:dateField:)``). Written
+    /// records carry `__sync_id__`, clean flags, and the entry's time as `_soupLastModifiedDate`.
     private func applyServerPage(_ entry: JournalEntry, in state: SoupState) throws {
         let header = try ServerEntryHeader(entry)
         let soup = try state.requireSoup(header.soup)
         let idField = try header.string(ServerEntry.idFieldHeader)
+        // Pages journaled before decision 0319 name no date field, and fold as they always did.
+        let dateField = try header.optionalString(ServerEntry.modificationDateFieldHeader)
         let mode = try header.string(ServerEntry.mergeModeHeader)
         guard mode == ServerEntry.leaveIfChanged || mode == ServerEntry.overwrite else {
             throw SoupError(.storage, "entry \(entry.sequence) has an unknown merge mode '\(mode)'")
@@ -74,6 +78,7 @@ extension SoupProjection {
             state: state, soup: soup, idPath: idField, wanted: idValues.compactMap { $0 })
         var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
         let uploading = try state.uploadingCreates(soup.soupId)
+        var unchangedCount = 0
         for (position, record) in records.enumerated() {
             guard case .object = record else {
                 throw SoupError(.notAnObject, "entry \(entry.sequence): a fetched record is not a JSON object")
@@ -86,6 +91,12 @@ extension SoupProjection {
                 try state.record(soup.soupId, create.entryId) != nil
             {
                 match = create.entryId
+            }
+            if let match, let dateField, let stored = try state.record(soup.soupId, match),
+                Self.isFetchedAgain(record, as: stored, syncId: header.syncId, dateField: dateField)
+            {
+                unchangedCount += 1
+                continue
             }
             if mode == ServerEntry.leaveIfChanged, let match, try state.isDirty(soup.soupId, match) {
                 continue
@@ -105,6 +116,45 @@ extension SoupProjection {
             if let idValue { finder.remember(idValue, entryId) }
         }
         try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+        // Only the store that handed the page over is waiting for the count.
+        if handed != nil {
+            pageFoldHandoff.offer(
+                sequence: entry.sequence, payload: entry.payload,
+                value: FetchedPageFold(entry: entry, unchangedCount: unchangedCount))
+        }
+    }
+
+    /// Whether `fetched` is the server's copy that `stored` already holds: fetched again, not
+    /// changed, so the page leaves `stored` as it is.
+    ///
+    /// A reSync asks from the start of its watermark's second (decision 0319), so it fetches
+    /// again records the soup has. Such a record has the modification date of the stored copy.
+    /// Then:
+    /// - a dirty `stored` is a local edit of the copy the server still has: it is kept under
+    ///   either merge mode, since overwriting it would lose the edit for no server change;
+    /// - a clean `stored` is left alone only if writing `fetched` would change nothing but the
+    ///   store's bookkeeping time: same fields and same sync. Salesforce dates are whole seconds,
+    ///   so a second edit within the same second keeps the date and changes the fields, and it is
+    ///   applied.
+    ///
+    /// Dates are compared as instants; a date missing or unreadable on either side is never the
+    /// same, so the record is applied as before.
+    ///
+    /// - Complexity: O(fields of the record).
+    static func isFetchedAgain(_ fetched: JSONValue, as stored: JSONValue, syncId: Int64, dateField: String) -> Bool {
+        guard let fetchedDate = modificationTime(fetched, dateField),
+            fetchedDate == modificationTime(stored, dateField)
+        else { return false }
+        if LocalFlags.isDirty(stored) { return true }
+        guard let entryId = stored[SoupStore.entryIdField]?.number?.int64Value,
+            let time = stored[SoupStore.lastModifiedDateField]?.number?.int64Value, let members = fetched.object
+        else { return false }
+        let added = addedFields(syncId: syncId, entryId: entryId, at: WallTime(millisecondsSinceEpoch: time))
+        return JSONValue.object(members.merging(added) { $1 }) == stored
+    }
+
+    private static func modificationTime(_ record: JSONValue, _ dateField: String) -> Int64? {
+        record[dateField]?.string.flatMap(WallTime.init(iso8601:))?.millisecondsSinceEpoch
     }
 
     /// Deletes the ghosts a cleaning names, re-checked against the soup as it is now.
@@ -199,5 +249,11 @@ private struct ServerEntryHeader {
             throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its \(name) header")
         }
         return value
+    }
+
+    /// The header `name`, or `nil` when the entry has none; a value that is not a string throws.
+    func optionalString(_ name: String) throws -> String? {
+        guard entry.header[name] != nil else { return nil }
+        return try string(name)
     }
 }

@@ -6,25 +6,52 @@ extension SoupStore {
     /// already parsed, to the soup fold of its entry, which would otherwise parse the page again
     /// and serialize each record anew.
     ///
-    /// - Returns: the appended entries, in order.
+    /// - Returns: each appended entry, in order, with what its fold did.
     /// - Throws: what `Journal.write` and the projections throw; nothing is appended then.
     @discardableResult
-    package func appendFetchedPages(_ pages: [FetchedPage]) throws -> [JournalEntry] {
+    package func appendFetchedPages(_ pages: [FetchedPage]) throws -> [FetchedPageFold] {
         for fetched in pages {
             assert(fetched.draft.payload == fetched.page.bytes, "the payload must be the serialized page")
             assert(
                 fetched.page.bytes == JSONValue.array(fetched.records).serialized(),
                 "the page must serialize the records")
         }
+        let foldHandoff = pageFoldHandoff
         return try journal.write { writer in
             try pages.map { fetched in
                 // One offer at a time: the fold of this append takes it before the next is made.
                 pageHandoff.offer(
                     sequence: writer.nextSequence, payload: fetched.draft.payload,
                     value: FetchedRecords(records: fetched.records, splices: fetched.page.splices))
-                return try writer.append(fetched.draft)
+                let entry = try writer.append(fetched.draft)
+                // The fold ran inside `append` and left its count for this entry.
+                return foldHandoff.take(sequence: entry.sequence, payload: entry.payload)
+                    ?? FetchedPageFold(entry: entry, unchangedCount: 0)
             }
         }
+    }
+
+    /// The soup projection's hand-over point for what the folds of fetched pages did.
+    private var pageFoldHandoff: EntryHandoff<FetchedPageFold> {
+        guard let projection = journal.projections.lazy.compactMap({ $0 as? SoupProjection }).first else {
+            preconditionFailure("the journal was opened without a SoupProjection")
+        }
+        return projection.pageFoldHandoff
+    }
+}
+
+/// What the soup fold did with one fetched page.
+package struct FetchedPageFold: Sendable {
+    /// The appended entry.
+    package var entry: JournalEntry
+    /// How many of the page's records the soup already held with the same modification date,
+    /// and so were left alone (decision 0319). 0 for a page folded without its records handed
+    /// over, which does not report.
+    package var unchangedCount: Int
+
+    package init(entry: JournalEntry, unchangedCount: Int) {
+        self.entry = entry
+        self.unchangedCount = unchangedCount
     }
 }
 

@@ -6,6 +6,9 @@ import Testing
     /// 2015-02-05T13:12:03.956-0800, the iOS test suite's concrete resync time.
     static let maxTimeStamp: Int64 = 1_423_170_723_956
     static let formatted = "2015-02-05T21:12:03.956+0000"
+    /// The start of that second: where a reSync from that watermark asks from (decision 0319).
+    static let secondStart = "2015-02-05T21:12:03.000+0000"
+    static let window = ReSyncWindow(maxTimeStamp: maxTimeStamp)
 
     struct ReSyncVector: Sendable, CustomTestStringConvertible {
         var input: String
@@ -15,53 +18,72 @@ import Testing
     }
 
     // Every vector of §2.4.2: the Android and iOS rows, the iOS CustomModDate repetitions, and
-    // the OR-clause vector whose missing parentheses are pinned on purpose (decision 0302).
+    // the OR-clause vector whose missing parentheses are pinned on purpose (decision 0302). The
+    // predicate is ours: `>=` the start of the watermark's second where Mobile SDK has
+    // `> watermark` (decision 0319); its place in the query is Mobile SDK's.
     static let reSyncVectors: [ReSyncVector] = {
-        let d = formatted
+        let d = secondStart
         var vectors = [
             ReSyncVector(
                 input: "select Id from Account", field: "LastModifiedDate",
-                expected: "select Id from Account where LastModifiedDate > \(d)"),
+                expected: "select Id from Account where LastModifiedDate >= \(d)"),
             ReSyncVector(
                 input: "select Id from Account", field: "otherDate",
-                expected: "select Id from Account where otherDate > \(d)"),
+                expected: "select Id from Account where otherDate >= \(d)"),
             ReSyncVector(
                 input: "select Id from Account where Id != null or Name != null", field: "LastModifiedDate",
-                expected: "select Id from Account where LastModifiedDate > \(d) and Id != null or Name != null"),
+                expected: "select Id from Account where LastModifiedDate >= \(d) and Id != null or Name != null"),
         ]
         let shared: [(String, String)] = [
-            ("select Id from Account limit 100", "select Id from Account where F > \(d) limit 100"),
-            ("select Id from Account where Name = 'John'", "select Id from Account where F > \(d) and Name = 'John'"),
+            ("select Id from Account limit 100", "select Id from Account where F >= \(d) limit 100"),
+            ("select Id from Account where Name = 'John'", "select Id from Account where F >= \(d) and Name = 'John'"),
             (
                 "select Id from Account where Name = 'John' limit 100",
-                "select Id from Account where F > \(d) and Name = 'John' limit 100"
+                "select Id from Account where F >= \(d) and Name = 'John' limit 100"
             ),
-            ("SELECT Id FROM Account", "select Id from Account where F > \(d)"),
-            ("SELECT Id FROM Account LIMIT 100", "select Id from Account where F > \(d) limit 100"),
-            ("SELECT Id FROM Account WHERE Name = 'John'", "select Id from Account where F > \(d) and Name = 'John'"),
+            ("SELECT Id FROM Account", "select Id from Account where F >= \(d)"),
+            ("SELECT Id FROM Account LIMIT 100", "select Id from Account where F >= \(d) limit 100"),
+            ("SELECT Id FROM Account WHERE Name = 'John'", "select Id from Account where F >= \(d) and Name = 'John'"),
             (
                 "SELECT Id FROM Account WHERE Name = 'John' LIMIT 100",
-                "select Id from Account where F > \(d) and Name = 'John' limit 100"
+                "select Id from Account where F >= \(d) and Name = 'John' limit 100"
             ),
         ]
         for field in ["LastModifiedDate", "CustomModDate"] {
             for (input, expected) in shared {
                 vectors.append(
-                    ReSyncVector(input: input, field: field, expected: expected.replacing("F > ", with: "\(field) > ")))
+                    ReSyncVector(input: input, field: field, expected: expected.replacing("F >= ", with: "\(field) >= ")))
             }
         }
         vectors.append(
             ReSyncVector(
                 input: "select Id from Account", field: "CustomModDate",
-                expected: "select Id from Account where CustomModDate > \(d)"))
+                expected: "select Id from Account where CustomModDate >= \(d)"))
         return vectors
     }()
 
     @Test(arguments: reSyncVectors)
     func addFilterForReSyncMatchesTheReferenceVectors(vector: ReSyncVector) throws {
         let query = try SOQLQuery.addFilterForReSync(
-            vector.input, modificationDateFieldName: vector.field, maxTimeStamp: Self.maxTimeStamp)
+            vector.input, modificationDateFieldName: vector.field, window: Self.window)
         #expect(query == vector.expected)
+    }
+
+    @Test func aReSyncAsksFromTheStartOfTheWatermarksSecondMinusTheOverlap() throws {
+        #expect(Self.window.modifiedSince == 1_423_170_723_000)
+        #expect(Self.window.predicate(modificationDateFieldName: "F") == "F >= \(Self.secondStart)")
+        let widened = ReSyncWindow(maxTimeStamp: Self.maxTimeStamp, overlapSeconds: 90)
+        #expect(widened.modifiedSince == 1_423_170_633_000)
+        #expect(widened.predicate(modificationDateFieldName: "F") == "F >= 2015-02-05T21:10:33.000+0000")
+        #expect(ReSyncWindow(maxTimeStamp: 5_000, overlapSeconds: 60).modifiedSince == 0, "never before the epoch")
+        for watermark in [Int64(0), -1] {
+            let full = ReSyncWindow(maxTimeStamp: watermark, overlapSeconds: 60)
+            #expect(!full.isIncremental)
+            #expect(full.predicate(modificationDateFieldName: "F") == nil)
+        }
+        let query = try SOQLQuery.addFilterForReSync(
+            "select Id from Account", modificationDateFieldName: "LastModifiedDate", window: widened)
+        #expect(query == "select Id from Account where LastModifiedDate >= 2015-02-05T21:10:33.000+0000")
     }
 
     @Test func formatsTheReSyncTimeInUTC() {
@@ -73,7 +95,8 @@ import Testing
     func addFilterForReSyncLeavesTheQueryAloneWithoutAWatermark(maxTimeStamp: Int64) throws {
         let query = "SELECT Id FROM Account WHERE Name = 'John'"
         let result = try SOQLQuery.addFilterForReSync(
-            query, modificationDateFieldName: "LastModifiedDate", maxTimeStamp: maxTimeStamp)
+            query, modificationDateFieldName: "LastModifiedDate",
+            window: ReSyncWindow(maxTimeStamp: maxTimeStamp, overlapSeconds: 30))
         #expect(result == query)
     }
 
@@ -139,15 +162,15 @@ import Testing
     // Decision 0306: tabs and line breaks separate words too (Mobile SDK splits on spaces only
     // and would read "Id\nfrom" as one field), so a multi-line query keeps its clauses.
     @Test(arguments: [
-        ("select Id\nfrom Account", "select Id from Account where LastModifiedDate > \(formatted)"),
+        ("select Id\nfrom Account", "select Id from Account where LastModifiedDate >= \(secondStart)"),
         (
             "SELECT Id\r\nFROM Account\n\tWHERE Name = 'a'\nORDER\nBY Name",
-            "select Id from Account where LastModifiedDate > \(formatted) and Name = 'a' order by Name"
+            "select Id from Account where LastModifiedDate >= \(secondStart) and Name = 'a' order by Name"
         ),
     ])
     func tabsAndLineBreaksSeparateWords(input: String, expected: String) throws {
         let query = try SOQLQuery.addFilterForReSync(
-            input, modificationDateFieldName: "LastModifiedDate", maxTimeStamp: Self.maxTimeStamp)
+            input, modificationDateFieldName: "LastModifiedDate", window: Self.window)
         #expect(query == expected)
     }
 
@@ -164,7 +187,8 @@ import Testing
     ])
     func malformedQueriesThrowTypedErrors(text: String) {
         #expect {
-            try SOQLQuery.addFilterForReSync(text, modificationDateFieldName: "LastModifiedDate", maxTimeStamp: 1)
+            try SOQLQuery.addFilterForReSync(
+                text, modificationDateFieldName: "LastModifiedDate", window: ReSyncWindow(maxTimeStamp: 1))
         } throws: { error in
             (error as? SyncError)?.code == .malformedQuery
         }

@@ -45,7 +45,10 @@ import Testing
         #expect(run.state.progress == 50)
         var resumed = run.state
         resumed.prepareForReSync()
-        #expect(resumed.maxTimeStamp == 199)
+        #expect(resumed.maxTimeStamp == 200, "the watermark never moves back")
+        let again = SyncDownRun(resumed, startedAt: 3)
+        #expect(again.targetMaxTimeStamp == 199, "the target resumes 1 ms before it, as in Mobile SDK")
+        #expect(again.state.maxTimeStamp == 200)
     }
 
     @Test func unsortedTargetMovesTheWatermarkOnlyWhenDone() throws {

@@ -15,16 +15,19 @@ import Testing
         #expect(target.isSortedByModificationDate)
         #expect(
             target.json.serializedString
-                == #"{"idFieldName":"Id","maxBatchSize":2000,"modificationDateFieldName":"LastModifiedDate","query":"select Id,LastModifiedDate,Name from Account order by LastModifiedDate","type":"soql"}"#
+                == #"{"idFieldName":"Id","maxBatchSize":2000,"modificationDateFieldName":"LastModifiedDate","query":"select Id,LastModifiedDate,Name from Account order by LastModifiedDate","reSyncOverlapSeconds":0,"type":"soql"}"#
         )
     }
 
     @Test(arguments: [
-        #"{"type":"soql","query":"select Id,LastModifiedDate from Account order by Name","maxBatchSize":500,"androidImpl":"com.salesforce.androidsdk.mobilesync.target.SoqlSyncDownTarget"}"#,
+        #"{"type":"soql","query":"select Id,LastModifiedDate from Account order by Name","maxBatchSize":500,"reSyncOverlapSeconds":0,"androidImpl":"com.salesforce.androidsdk.mobilesync.target.SoqlSyncDownTarget"}"#,
         #"{"type":"sosl","query":"FIND {Joe} RETURNING Contact(Id, LastModifiedDate)","idFieldName":"IdX"}"#,
         #"{"type":"mru","sobjectType":"Account","fieldlist":["Id","Name"],"modificationDateFieldName":"SystemModstamp"}"#,
-        #"{"type":"refresh","sobjectType":"Account","fieldlist":["Name"],"soupName":"accounts","countIdsPerSoql":100}"#,
+        #"{"type":"refresh","sobjectType":"Account","fieldlist":["Name"],"soupName":"accounts","countIdsPerSoql":100,"reSyncOverlapSeconds":0}"#,
         #"{"type":"custom","androidImpl":"com.example.PagedTarget","iOSImpl":"PagedTarget","pageSize":7}"#,
+        #"{"type":"custom","iOSImpl":"PagedTarget","reSyncOverlapSeconds":120}"#,
+        #"{"type":"soql","query":"select Id,LastModifiedDate from Account order by Name","reSyncOverlapSeconds":600,"maxBatchSize":2000}"#,
+        #"{"type":"mru","sobjectType":"Account","fieldlist":["Id"],"reSyncOverlapSeconds":"kept as it is"}"#,
     ])
     func roundTripsTargetJSONWithoutLoss(text: String) throws {
         let target = try SyncDownTargetDescriptor(json: try JSONValue(parsing: text))
@@ -65,6 +68,9 @@ import Testing
         (#"{"type":"parent_children","parentSoqlFilter":""}"#, "\"parent_children\" is not supported"),
         (#"{"query":"select Id from A"}"#, "no \"type\""),
         (#"{"type":"custom"}"#, "no \"type\" and no \"iOSImpl\""),
+        (#"{"type":"soql","query":"select Id from A","reSyncOverlapSeconds":-1}"#, "from 0 to 86400, not -1"),
+        (#"{"type":"refresh","sobjectType":"A","fieldlist":[],"soupName":"a","reSyncOverlapSeconds":86401}"#, "not 86401"),
+        (#"{"type":"soql","query":"select Id from A","reSyncOverlapSeconds":1.5}"#, "\"reSyncOverlapSeconds\" must be"),
     ])
     func malformedTargetsThrowErrorsNamingTheField(text: String, fragment: String) throws {
         let json = try JSONValue(parsing: text)
@@ -107,26 +113,27 @@ import Testing
         #expect(target.refreshIdSlices(["a", "b", "c", "d", "e"]) == [["a", "b"], ["c", "d"], ["e"]])
         #expect(target.refreshIdSlices([]).isEmpty)
         #expect(
-            target.refreshQuery(ids: ["a", "b"], changedAfter: -1)
+            target.refreshQuery(ids: ["a", "b"], window: ReSyncWindow(maxTimeStamp: -1))
                 == "select Name, Id, LastModifiedDate from Account where Id IN ('a', 'b')")
         #expect(
-            target.refreshQuery(ids: ["a"], changedAfter: 1_423_170_723_956)
-                == "select Name, Id, LastModifiedDate from Account where Id IN ('a') and LastModifiedDate > 2015-02-05T21:12:03.956+0000"
+            target.refreshQuery(ids: ["a"], window: ReSyncWindow(maxTimeStamp: 1_423_170_723_956))
+                == "select Name, Id, LastModifiedDate from Account where Id IN ('a') and LastModifiedDate >= 2015-02-05T21:12:03.000+0000"
         )
-        #expect(target.refreshQuery(ids: [], changedAfter: 0) == nil)
+        #expect(target.refreshQuery(ids: [], window: ReSyncWindow(maxTimeStamp: 1)) == nil)
     }
 
     @Test func refreshFiltersOnlyOnResyncAndOnlyWhenEveryLocalRecordHasADate() throws {
         let target = try SyncDownTargetDescriptor(
-            .refresh(sobjectType: "Account", fieldlist: ["Name"], soupName: "accounts"))
+            .refresh(sobjectType: "Account", fieldlist: ["Name"], soupName: "accounts"), reSyncOverlapSeconds: 5)
         let dated: [JSONValue] = [
             ["Id": "a", "LastModifiedDate": "2024-05-01T12:30:00.000+0000"],
             ["Id": "b", "LastModifiedDate": "2024-05-02T12:30:00.000+0000"],
         ]
-        let latest = WallTime(iso8601: "2024-05-02T12:30:00.000+0000")?.millisecondsSinceEpoch
-        #expect(target.refreshChangedAfter(localSlice: dated, syncMaxTimeStamp: 1) == latest)
-        #expect(target.refreshChangedAfter(localSlice: dated, syncMaxTimeStamp: -1) == -1)
-        #expect(target.refreshChangedAfter(localSlice: dated + [["Id": "c"]], syncMaxTimeStamp: 1) == -1)
+        let since = WallTime(iso8601: "2024-05-02T12:29:55.000+0000")?.millisecondsSinceEpoch
+        let window = target.refreshWindow(localSlice: dated, syncMaxTimeStamp: 1)
+        #expect(window == ReSyncWindow(modifiedSince: try #require(since), overlapSeconds: 5))
+        #expect(!target.refreshWindow(localSlice: dated, syncMaxTimeStamp: -1).isIncremental)
+        #expect(!target.refreshWindow(localSlice: dated + [["Id": "c"]], syncMaxTimeStamp: 1).isIncremental)
     }
 
     @Test func mruQueryUsesTheFieldListVerbatimAndEscapesIds() throws {
@@ -140,7 +147,7 @@ import Testing
     @Test func queriesForTheWrongTargetKindAreNil() throws {
         let target = try SyncDownTargetDescriptor(.sosl(query: "FIND {a}"))
         #expect(target.mruQuery(recentIds: ["a"]) == nil)
-        #expect(target.refreshQuery(ids: ["a"], changedAfter: 0) == nil)
+        #expect(target.refreshQuery(ids: ["a"], window: ReSyncWindow(maxTimeStamp: -1)) == nil)
         #expect(target.existingIdsQuery(localIds: ["a"]) == nil)
         #expect(!target.isSortedByModificationDate)
     }

@@ -23,14 +23,15 @@ import Testing
 
     @Test func soqlTargetAddsTheReSyncFilterOnlyForAPositiveWatermark() throws {
         let target = try SOQLSyncDownTarget(
-            SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account WHERE Name = 'a'", maxBatchSize: 500)))
+            SyncDownTargetDescriptor(
+                .soql(query: "SELECT Name FROM Account WHERE Name = 'a'", maxBatchSize: 500), reSyncOverlapSeconds: 3))
         #expect(target.maxBatchSize == 500)
         #expect(
             try target.query(maxTimeStamp: -1)
                 == "select Id,LastModifiedDate,Name from Account where Name = 'a' order by LastModifiedDate")
         #expect(
             try target.query(maxTimeStamp: 1_423_170_723_956)
-                == "select Id,LastModifiedDate,Name from Account where LastModifiedDate > 2015-02-05T21:12:03.956+0000"
+                == "select Id,LastModifiedDate,Name from Account where LastModifiedDate >= 2015-02-05T21:12:00.000+0000"
                 + " and Name = 'a' order by LastModifiedDate")
     }
 

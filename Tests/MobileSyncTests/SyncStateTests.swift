@@ -140,11 +140,12 @@ import Testing
         #expect(state.endTime == 9)
     }
 
+    /// The state keeps its watermark; only the target of a STOPPED sync starts 1 ms before it.
     @Test(arguments: [
         (SyncStatus.stopped, Int64(1_000), Int64(999)), (.stopped, -1, -1), (.stopped, 0, -1),
         (.failed, 1_000, 1_000), (.done, 1_000, 1_000),
     ])
-    func reSyncResumesAStoppedSyncOneMillisecondBeforeItsWatermark(
+    func reSyncResumesAStoppedSyncsTargetOneMillisecondBeforeItsWatermark(
         status: SyncStatus, watermark: Int64, expected: Int64
     )
         throws
@@ -154,8 +155,11 @@ import Testing
         state.maxTimeStamp = watermark
         state.totalSize = 50
         state.prepareForReSync()
-        #expect(state.maxTimeStamp == expected)
+        #expect(state.maxTimeStamp == watermark)
         #expect(state.totalSize == -1)
+        let run = SyncDownRun(state, startedAt: 1)
+        #expect(run.targetMaxTimeStamp == expected)
+        #expect(run.state.maxTimeStamp == watermark)
     }
 
     @Test func aRunningSyncFoundAtOpenBecomesStopped() throws {

@@ -5,8 +5,9 @@ public import SyncCore
 /// The Refresh target: re-fetches the records already in a soup, `countIdsPerSoql` ids per query.
 ///
 /// Pages walk the soup's records ordered by the id field. On a resync (watermark > 0) each
-/// query only asks for records changed after the latest modification among that slice's local
-/// records (``SyncDownTargetDescriptor/refreshChangedAfter(localSlice:syncMaxTimeStamp:)``).
+/// query only asks for records changed since the latest modification among that slice's local
+/// records, from the start of its second minus the overlap
+/// (``SyncDownTargetDescriptor/refreshWindow(localSlice:syncMaxTimeStamp:)``).
 /// `totalSize` is the soup's record count, an over-estimate on resync, as in Mobile SDK.
 public struct RefreshSyncDownTarget: SyncDownTarget {
     /// The descriptor, which builds the queries.
@@ -19,6 +20,8 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
     public var isSortedByModificationDate: Bool { false }
     /// The run's record count, known after the first fetch; `-1` before.
     public private(set) var totalSize: Int64 = -1
+    /// The window of the page last fetched: each slice of ids has its own.
+    public private(set) var reSyncWindow: ReSyncWindow?
     private var pageIndex = 0
     private var syncMaxTimeStamp: Int64 = -1
 
@@ -67,8 +70,9 @@ public struct RefreshSyncDownTarget: SyncDownTarget {
         let ids = slice.compactMap { $0[idFieldName]?.string }
         guard !ids.isEmpty else { return nil }
         pageIndex += 1
-        let changedAfter = descriptor.refreshChangedAfter(localSlice: slice, syncMaxTimeStamp: syncMaxTimeStamp)
-        guard let query = descriptor.refreshQuery(ids: ids, changedAfter: changedAfter) else { return [] }
+        let window = descriptor.refreshWindow(localSlice: slice, syncMaxTimeStamp: syncMaxTimeStamp)
+        reSyncWindow = window
+        guard let query = descriptor.refreshQuery(ids: ids, window: window) else { return [] }
         var result = try await context.requireClient().query(query)
         var records = result.records
         while !result.done, let next = result.nextRecordsURL {

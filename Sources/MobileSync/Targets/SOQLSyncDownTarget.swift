@@ -4,9 +4,10 @@ public import SyncCore
 /// The SOQL target: `GET query?q=` then `nextRecordsUrl` until the server says done.
 ///
 /// The query is the descriptor's normalized one (it selects the id and date fields and is
-/// ordered). A resync adds `<date field> > <watermark>` in front of the `where`
-/// (``SOQLQuery/addFilterForReSync(_:modificationDateFieldName:maxTimeStamp:)``). The page size
-/// is sent as `Sforce-Query-Options: batchSize=N` when it is not the server's 2000.
+/// ordered). A resync adds `<date field> >= <window start>` in front of the `where`: the start of
+/// the watermark's second minus the descriptor's overlap (``ReSyncWindow``,
+/// ``SOQLQuery/addFilterForReSync(_:modificationDateFieldName:window:)``). The page size is sent
+/// as `Sforce-Query-Options: batchSize=N` when it is not the server's 2000.
 public struct SOQLSyncDownTarget: SyncDownTarget {
     /// The normalized query.
     public let query: String
@@ -18,6 +19,10 @@ public struct SOQLSyncDownTarget: SyncDownTarget {
     public let modificationDateFieldName: String
     /// Whether the query is ordered exactly by the modification date field.
     public let isSortedByModificationDate: Bool
+    /// The descriptor's reSync overlap, in seconds.
+    public let reSyncOverlapSeconds: Int
+    /// The window of the current run, known after the first fetch: every page of a run shares it.
+    public private(set) var reSyncWindow: ReSyncWindow?
     /// The run's record count, known after the first fetch; `-1` before.
     public private(set) var totalSize: Int64 = -1
     private var nextRecordsURL: String?
@@ -34,16 +39,19 @@ public struct SOQLSyncDownTarget: SyncDownTarget {
         idFieldName = descriptor.idFieldName
         modificationDateFieldName = descriptor.modificationDateFieldName
         isSortedByModificationDate = descriptor.isSortedByModificationDate
+        reSyncOverlapSeconds = descriptor.reSyncOverlapSeconds
     }
 
     /// The query a run with this watermark sends.
     public func query(maxTimeStamp: Int64) throws(SyncError) -> String {
         try SOQLQuery.addFilterForReSync(
-            query, modificationDateFieldName: modificationDateFieldName, maxTimeStamp: maxTimeStamp)
+            query, modificationDateFieldName: modificationDateFieldName,
+            window: ReSyncWindow(maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds))
     }
 
     /// Fetches the first page; see ``SyncDownTarget/startFetch(_:maxTimeStamp:)``.
     public mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
+        reSyncWindow = ReSyncWindow(maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds)
         let result = try await context.requireClient().query(
             try query(maxTimeStamp: maxTimeStamp), batchSize: maxBatchSize)
         totalSize = Int64(result.totalSize)

@@ -39,13 +39,26 @@ public protocol SyncDownTarget: Sendable {
     /// The number of records the current run expects, known after ``startFetch(_:maxTimeStamp:)``;
     /// `-1` when unknown.
     var totalSize: Int64 { get }
+    /// The modification dates the page last fetched was asked for, journaled with the page so
+    /// `journal-replay log` shows what each request covered; `nil` when the target does not say
+    /// (the default).
+    var reSyncWindow: ReSyncWindow? { get }
 
     /// Fetches the first page.
     ///
+    /// A record modified in the watermark's own second, or saved by a transaction that started
+    /// before it, may still arrive after the watermark was taken. To fetch those too, ask for
+    /// `descriptor.reSyncWindow(maxTimeStamp:)` (modified at or after the start of the
+    /// watermark's second, minus the descriptor's overlap) rather than "after `maxTimeStamp`", and
+    /// return it from ``reSyncWindow``: the soup fold leaves alone every record fetched again
+    /// with the date the soup already holds, so the overlap costs requests, never local edits.
+    ///
     /// - Parameters:
     ///   - context: the sync, its soup, the REST client.
-    ///   - maxTimeStamp: the sync's watermark, epoch milliseconds: fetch only records modified
-    ///     after it. Values ≤ 0 mean "everything".
+    ///   - maxTimeStamp: the sync's watermark, epoch milliseconds: records modified after it
+    ///     have not been fetched yet. Values ≤ 0 mean "everything". A STOPPED sync resumes with
+    ///     the watermark − 1 ms, as in Mobile SDK, since a page boundary may have split records
+    ///     sharing the last time.
     /// - Returns: the first page's records as the server sent them (possibly empty).
     mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue]
 
@@ -60,4 +73,11 @@ public protocol SyncDownTarget: Sendable {
     /// - Parameter localIds: the ids of the sync's clean local records, for targets that can only
     ///   check given ids (MRU, Refresh).
     func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String>
+}
+
+extension SyncDownTarget {
+    /// `nil`: the target does not say which dates it asked for.
+    public var reSyncWindow: ReSyncWindow? {
+        nil
+    }
 }
