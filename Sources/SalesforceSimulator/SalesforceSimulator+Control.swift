@@ -46,13 +46,21 @@ extension SalesforceSimulator {
     /// Creates (when `id` is `nil`) or updates a record as another user would: the mod dates
     /// advance, but recent items, the request log and API usage do not change.
     ///
+    /// - Parameters:
+    ///   - modifiedAt: the start of the transaction that commits the write now: the record's
+    ///     `LastModifiedDate` and `SystemModstamp` (truncated to the second), which Salesforce
+    ///     takes from a transaction's start, so a long transaction commits a record dated
+    ///     before records already read. `nil`: the clock's time. It must not be after ``now``.
     /// - Returns: The record id.
-    /// - Throws: ``SimulatorError/Code/rejectedWrite`` with Salesforce's message.
+    /// - Throws: ``SimulatorError/Code/rejectedWrite`` with Salesforce's message, or for a
+    ///   `modifiedAt` in the future.
     @discardableResult
-    public func write(type: String, id: String? = nil, fields: [String: JSONValue]) throws -> String {
+    public func write(
+        type: String, id: String? = nil, fields: [String: JSONValue], modifiedAt: WallTime? = nil
+    ) throws -> String {
         let result = state.withLock { state -> Result<String, APIFailure> in
             do throws(APIFailure) {
-                return .success(try state.adminWrite(type: type, id: id, fields: fields))
+                return .success(try state.adminWrite(type: type, id: id, fields: fields, modifiedAt: modifiedAt))
             } catch {
                 return .failure(error)
             }

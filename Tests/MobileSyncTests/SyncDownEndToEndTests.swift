@@ -94,10 +94,11 @@ import Testing
             try harness.simulator.write(type: "Account", id: SyncHarness.accountId(2), fields: ["Name": "Renamed"])
             let reports = Recorder<SyncState>()
             let final = try await harness.manager.reSync(id: first.id, onUpdate: { reports.append($0) })
+            // Inclusive: the record at the watermark comes again, and is neither written nor counted.
             let watermark = WallTime(millisecondsSinceEpoch: first.maxTimeStamp).salesforceFormat
             #expect(
                 harness.soqlSent().last
-                    == "select Id,LastModifiedDate,Name from Account where LastModifiedDate > \(watermark)"
+                    == "select Id,LastModifiedDate,Name from Account where LastModifiedDate >= \(watermark)"
                     + " order by LastModifiedDate")
             #expect(reports.all.map(\.progressSummary) == ["RUNNING(0,-1)", "RUNNING(0,1)", "DONE(100,1)"])
             #expect(final.maxTimeStamp > first.maxTimeStamp)
@@ -174,9 +175,11 @@ import Testing
             #expect(try harness.records().count == 200)
             await #expect(throws: SyncError.self) { try await manager.reSync(name: "big") }
             let finals = try await manager.restart(restartStoppedSyncs: true)
-            #expect(finals.map(\.progressSummary) == ["DONE(100,251)"])
-            let resumeFrom = WallTime(millisecondsSinceEpoch: SyncHarness.modified(199) - 1).salesforceFormat
-            #expect(harness.soqlSent().last?.contains("where LastModifiedDate > \(resumeFrom)") == true)
+            // The target resumes from the watermark − 1 ms (Mobile SDK's contract), whose second
+            // starts one second earlier: records 198 and 199 come again, unchanged and uncounted.
+            #expect(finals.map(\.progressSummary) == ["DONE(100,250)"])
+            let resumeFrom = WallTime(millisecondsSinceEpoch: SyncHarness.modified(198)).salesforceFormat
+            #expect(harness.soqlSent().last?.contains("where LastModifiedDate >= \(resumeFrom)") == true)
             #expect(try harness.records().count == 450)
             #expect(finals.first?.maxTimeStamp == SyncHarness.modified(449))
         }

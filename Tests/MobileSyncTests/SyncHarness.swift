@@ -29,13 +29,15 @@ struct SyncHarness {
     static func with<T>(
         accounts: Int = 5, recentAccounts: [Int] = [], indexes: [IndexSpec] = [IndexSpec(path: "Id", type: .string)],
         targets: SyncDownTargetRegistry = SyncDownTargetRegistry(), retryPolicy: RetryPolicy = .standard,
+        simulatorClock: SalesforceSimulator.ClockMode = .logical(
+            start: SalesforceSimulator.Configuration.logicalStartDefault),
         _ body: (SyncHarness) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory("mobilesync-e2e")
         defer { directory.remove() }
         let simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(
-                data: data(accounts: accounts, recent: recentAccounts), seed: 42),
+                data: data(accounts: accounts, recent: recentAccounts), seed: 42, clock: simulatorClock),
             sleepClock: ImmediateClock(), logger: .discarding)
         let server = try await SimulatorServer.start(simulator, logger: .discarding)
         do {

@@ -41,6 +41,43 @@ import Testing
         #expect(record.object?.keys.sorted() == ["Id", "LastModifiedDate", "attributes"])
     }
 
+    /// A long transaction: the record is stamped with when it started, to the second, and the
+    /// logical clock does not move; a start after the clock, or an unreadable one, is refused.
+    @Test func aWriteCanCommitARecordDatedWhenItsTransactionStarted() async throws {
+        let harness = try SimulatorHarness(data: .empty)
+        let created = await harness.send("POST", "sobjects/Account", body: ["Name": "One"])
+        let id = try #require(created.json["id"]?.string)
+        _ = await Self.control(harness, "POST", "clock/advance?seconds=10")
+        let dated = await Self.control(
+            harness, "POST", "records",
+            body: ["type": "Account", "id": .string(id), "fields": ["Name": "Late"],
+                "modifiedAt": "2024-01-01T00:00:04.750Z"])
+        #expect(dated.status == 200)
+        let (_, record) = await harness.send("GET", "sobjects/Account/\(id)?fields=Name,LastModifiedDate,SystemModstamp")
+        #expect(record["Name"]?.string == "Late")
+        #expect(record["LastModifiedDate"]?.string == "2024-01-01T00:00:04.000+0000")
+        #expect(record["SystemModstamp"]?.string == "2024-01-01T00:00:04.000+0000")
+        let (_, clock) = await Self.control(harness, "GET", "clock")
+        #expect(clock["now"]?.string == "2024-01-01T00:00:11.000+0000", "a dated write does not move the clock")
+        let sameSecond = try harness.simulator.write(
+            type: "Account", fields: ["Name": "Same second"], modifiedAt: harness.simulator.now)
+        let (_, same) = await harness.send("GET", "sobjects/Account/\(sameSecond)?fields=CreatedDate")
+        #expect(same["CreatedDate"]?.string == "2024-01-01T00:00:11.000+0000")
+        let future = await Self.control(
+            harness, "POST", "records",
+            body: ["type": "Account", "fields": ["Name": "Future"], "modifiedAt": "2024-01-01T00:00:12.000+0000"])
+        #expect(future.status == 400)
+        #expect(future.json.array?.first?["message"]?.string?.contains("cannot start in the future") == true)
+        let unreadable = await Self.control(
+            harness, "POST", "records", body: ["type": "Account", "fields": ["Name": "X"], "modifiedAt": "soon"])
+        #expect(unreadable.status == 400)
+        #expect(throws: SimulatorError.self) {
+            try harness.simulator.write(
+                type: "Account", fields: ["Name": "Future"],
+                modifiedAt: WallTime(millisecondsSinceEpoch: harness.simulator.now.millisecondsSinceEpoch + 1000))
+        }
+    }
+
     @Test func resetRestoresTheInitialOrgAndClearsTheLog() async throws {
         let harness = try SimulatorHarness()
         _ = await harness.send("DELETE", "sobjects/Account/\(SOQLFixture.account(1))")

@@ -13,6 +13,11 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
     case serverCreate
     /// Another client edits an Account on the server.
     case serverUpdate(pick: UInt64)
+    /// Another client edits an Account in a transaction that started up to the sync down's
+    /// overlap ago, in whole seconds (0: in the current second, the second of the newest record
+    /// the last sync down may have fetched). Salesforce dates the record with the transaction's
+    /// start, so the edit can share the watermark's second or come before it.
+    case serverLateUpdate(pick: UInt64)
     /// Another client deletes an Account on the server.
     case serverDelete(pick: UInt64)
     /// The app syncs down (reSync of the sync down, LEAVE_IF_CHANGED).
@@ -42,7 +47,8 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
         case 14..<30: return .localUpdate(pick: pick)
         case 30..<37: return .localDelete(pick: pick)
         case 37..<43: return .serverCreate
-        case 43..<52: return .serverUpdate(pick: pick)
+        case 43..<47: return .serverUpdate(pick: pick)
+        case 47..<52: return .serverLateUpdate(pick: pick)
         case 52..<56: return .serverDelete(pick: pick)
         case 56..<68: return .syncDown
         case 68..<82: return .syncUp
@@ -61,6 +67,7 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
         case .localDelete(let pick): "localDelete(\(pick % 1000))"
         case .serverCreate: "serverCreate"
         case .serverUpdate(let pick): "serverUpdate(\(pick % 1000))"
+        case .serverLateUpdate(let pick): "serverLateUpdate(\(pick % 1000))"
         case .serverDelete(let pick): "serverDelete(\(pick % 1000))"
         case .syncDown: "syncDown"
         case .syncUp: "syncUp"

@@ -8,7 +8,8 @@ import Soups
 import SyncCore
 
 /// A seeded simulation of an offline-first app: random interleavings of local edits, edits by
-/// another client on the server, sync down and up, reSync, ghost cleaning, network faults,
+/// another client on the server (some dated in the second of the last sync, or a little before
+/// it, as long transactions are), sync down and up, reSync, ghost cleaning, network faults,
 /// token expiry, process crashes and power losses, with the product's invariants checked after
 /// every step.
 ///
@@ -52,6 +53,8 @@ public final class SyncSimulation {
     /// Never dialled: requests go to the simulator in-process.
     static let instanceURL = URL(string: "http://simulated.invalid") ?? URL(fileURLWithPath: "/")
     static let accountsAtStart = 12
+    /// The sync down's `reSyncOverlapSeconds`: late server edits start at most this long ago.
+    static let reSyncOverlapSeconds = 2
 
     private let seed: UInt64
     private let directory: TemporaryDirectory
@@ -149,7 +152,8 @@ public final class SyncSimulation {
             ])
         let down = try await manager?.createSyncDown(
             target: try SyncDownTargetDescriptor(
-                .soql(query: "SELECT Id, Name, ExternalId__c, LastModifiedDate FROM Account")),
+                .soql(query: "SELECT Id, Name, ExternalId__c, LastModifiedDate FROM Account"),
+                reSyncOverlapSeconds: Self.reSyncOverlapSeconds),
             options: SyncOptions(mergeMode: .leaveIfChanged), soupName: Self.soup, name: "down")
         downSyncId = down?.id ?? 0
         var upTarget = SyncUpTargetDescriptor()
@@ -209,6 +213,15 @@ public final class SyncSimulation {
             try simulator.write(
                 type: "Account", id: ids[Int(pick % UInt64(ids.count))],
                 fields: ["Name": .string("Remote edit \(pick % 1000)")])
+        case .serverLateUpdate(let pick):
+            let ids = try serverIds()
+            guard !ids.isEmpty else { return }
+            let secondsBack = Int64(pick / 1000 % UInt64(Self.reSyncOverlapSeconds + 1))
+            let started = simulator.now.millisecondsSinceEpoch - secondsBack * 1000
+            try simulator.write(
+                type: "Account", id: ids[Int(pick % UInt64(ids.count))],
+                fields: ["Name": .string("Late edit \(pick % 1000)")],
+                modifiedAt: WallTime(millisecondsSinceEpoch: started))
         case .serverDelete(let pick):
             let ids = try serverIds()
             guard !ids.isEmpty else { return }
