@@ -56,14 +56,18 @@ public struct SessionCase: Sendable {
         SalesforceID(keyPrefix: "001", counter: UInt64(number + 1)).rawValue
     }
 
+    /// The `LastModifiedDate` of the `number`th initial Account (from 0), in Salesforce's format.
+    public static func modifiedDate(_ number: Int) -> String {
+        WallTime(millisecondsSinceEpoch: firstModifiedMilliseconds + Int64(number) * 1000).salesforceFormat
+    }
+
     /// `count` Accounts named `Account 000`, `Account 001`, … with ids from ``accountId(_:)``
     /// and modification dates one second apart; `extra` adds fields to some of them.
     public static func accounts(_ count: Int, extra: [Int: [String: String]] = [:]) -> [[String: String]] {
         (0..<count).map { number in
             var fields = [
                 "Id": accountId(number), "Name": "Account " + String(String(number + 1000).dropFirst()),
-                "LastModifiedDate": WallTime(millisecondsSinceEpoch: firstModifiedMilliseconds + Int64(number) * 1000)
-                    .salesforceFormat,
+                "LastModifiedDate": modifiedDate(number),
             ]
             fields.merge(extra[number] ?? [:]) { _, new in new }
             return fields

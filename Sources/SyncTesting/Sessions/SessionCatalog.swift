@@ -56,6 +56,24 @@ public enum SessionCatalog {
                     .writeOnServer(type: "Account", id: nil, fields: ["Name": "Created remotely"]),
                     .reSync(name: "accounts"),
                 ])),
+            SessionCase(
+                area: "sync-down", name: "resync-same-second",
+                summary:
+                    "Another client saves one Account in the watermark's second and one dated 2 s before it (a long "
+                    + "transaction); a reSync with a 3 s overlap fetches both, and leaves the Accounts it fetches "
+                    + "again unchanged, one of them edited locally, as they are.",
+                accounts: SessionCase.accounts(4),
+                script: SessionScript(operations: [
+                    register, down("accounts", reSyncOverlapSeconds: 3),
+                    .updateLocally(soup: soup, field: "Id", value: SessionCase.accountId(2), changes: ["Name": "Mine"]),
+                    .writeOnServer(
+                        type: "Account", id: SessionCase.accountId(0), fields: ["Name": "In the watermark's second"],
+                        modifiedAt: SessionCase.modifiedDate(3)),
+                    .writeOnServer(
+                        type: "Account", id: SessionCase.accountId(1), fields: ["Name": "Long transaction"],
+                        modifiedAt: SessionCase.modifiedDate(1)),
+                    .reSync(name: "accounts"),
+                ])),
             conflict(name: "leave-if-changed", mergeMode: "LEAVE_IF_CHANGED", keeps: "keeps the local edit"),
             conflict(name: "overwrite", mergeMode: "OVERWRITE", keeps: "writes the server's value over the local edit"),
             SessionCase(
@@ -182,11 +200,11 @@ public enum SessionCatalog {
 
     static func down(
         _ name: String, query: String = query, batchSize: Int? = nil, mergeMode: String = "LEAVE_IF_CHANGED",
-        stopAfterFirstPage: Bool = false
+        stopAfterFirstPage: Bool = false, reSyncOverlapSeconds: Int? = nil
     ) -> SessionOperation {
         .syncDown(
             name: name, soup: soup, query: query, batchSize: batchSize, mergeMode: mergeMode,
-            stopAfterFirstPage: stopAfterFirstPage)
+            stopAfterFirstPage: stopAfterFirstPage, reSyncOverlapSeconds: reSyncOverlapSeconds)
     }
 
     static func up(

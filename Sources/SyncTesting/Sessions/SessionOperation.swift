@@ -20,8 +20,9 @@ public enum SessionOperation: Codable, Hashable, Sendable {
     case updateLocally(soup: String, field: String, value: String, changes: [String: String])
     /// Deletes locally the first record whose `field` equals `value`.
     case deleteLocally(soup: String, field: String, value: String)
-    /// Another client creates (no `id`) or updates a record on the server.
-    case writeOnServer(type: String, id: String?, fields: [String: String])
+    /// Another client creates (no `id`) or updates a record on the server; with `modifiedAt` (a
+    /// Salesforce date-time) in a transaction that started then, which dates the record.
+    case writeOnServer(type: String, id: String?, fields: [String: String], modifiedAt: String? = nil)
     /// Another client deletes a record on the server.
     case deleteOnServer(type: String, id: String)
     /// Installs a simulator fault plan; `nil` removes faults.
@@ -30,8 +31,10 @@ public enum SessionOperation: Codable, Hashable, Sendable {
     case expireTokens
     /// Creates a SOQL sync down named `name` and runs it. With `stopAfterFirstPage` the manager
     /// is stopped as soon as the first page is stored, so the sync ends STOPPED.
+    /// `reSyncOverlapSeconds` is the target's (0 when absent).
     case syncDown(
-        name: String, soup: String, query: String, batchSize: Int?, mergeMode: String, stopAfterFirstPage: Bool)
+        name: String, soup: String, query: String, batchSize: Int?, mergeMode: String, stopAfterFirstPage: Bool,
+        reSyncOverlapSeconds: Int? = nil)
     /// Runs the sync named `name` again (incremental for a sync down).
     case reSync(name: String)
     /// Creates a sync up named `name` to the built-in target `target` and runs it.

@@ -95,9 +95,10 @@ public final class SessionRunner {
             _ = try openStore().soups.deleteLocally(soup, entryId: try entryId(soup, field, value))
         case .writeOnServer, .deleteOnServer, .setFaults, .expireTokens:
             try await control(operation)
-        case .syncDown(let name, let soup, let query, let batchSize, let mergeMode, let stopAfterFirstPage):
+        case .syncDown(
+            let name, let soup, let query, let batchSize, let mergeMode, let stopAfterFirstPage, let overlap):
             let manager = try openManager()
-            let target = try Self.soqlTarget(query, batchSize: batchSize)
+            let target = try Self.soqlTarget(query, batchSize: batchSize, reSyncOverlapSeconds: overlap ?? 0)
             try await manager.syncDown(
                 target: target, options: SyncOptions(mergeMode: try Self.mergeMode(mergeMode)), soupName: soup,
                 name: name,
@@ -128,11 +129,12 @@ public final class SessionRunner {
     private func control(_ operation: SessionOperation) async throws {
         let request: (method: String, path: String, body: Data?)
         switch operation {
-        case .writeOnServer(let type, let id, let fields):
+        case .writeOnServer(let type, let id, let fields, let modifiedAt):
             var body: [String: JSONValue] = [
                 "type": .string(type), "fields": .object(fields.mapValues(JSONValue.string)),
             ]
             if let id { body["id"] = .string(id) }
+            if let modifiedAt { body["modifiedAt"] = .string(modifiedAt) }
             request = ("POST", "/__simulator/records", Data(JSONValue.object(body).serialized()))
         case .deleteOnServer(let type, let id):
             request = ("DELETE", "/__simulator/records/\(type)/\(id)", nil)
@@ -194,9 +196,12 @@ public final class SessionRunner {
     /// The engine rewrites a query (keywords lower-cased, the id and date fields added, ordered
     /// by date), so a query that is not normalized could change — in letter case, say — without
     /// changing any request or entry, and a changed `operations.json` would replay as if intact.
-    private static func soqlTarget(_ query: String, batchSize: Int?) throws -> SyncDownTargetDescriptor {
+    private static func soqlTarget(
+        _ query: String, batchSize: Int?, reSyncOverlapSeconds: Int
+    ) throws -> SyncDownTargetDescriptor {
         let target = try SyncDownTargetDescriptor(
-            .soql(query: query, maxBatchSize: batchSize ?? SyncDownTargetDescriptor.soqlBatchSizeDefault))
+            .soql(query: query, maxBatchSize: batchSize ?? SyncDownTargetDescriptor.soqlBatchSizeDefault),
+            reSyncOverlapSeconds: reSyncOverlapSeconds)
         guard case .soql(let normalized, _) = target.kind, normalized == query else {
             throw SessionReplayError(
                 .malformedFile,
