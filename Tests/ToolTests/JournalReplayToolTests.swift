@@ -166,6 +166,26 @@ import Testing
         #expect(output.standardError.isEmpty)
     }
 
+    /// The overlap of a reSync shows in each fetched page's line and in the saved target.
+    @Test func logShowsWhereEachReSyncPageAskedFrom() throws {
+        let directory = try TemporaryDirectory("tool-log")
+        defer { directory.remove() }
+        let session = Self.journals.appendingPathComponent("sync-down/resync-same-second/session.jsonl")
+        let store = directory.appending("store")
+        let tool = try BuiltProduct("journal-replay")
+        #expect(try tool.run(["import", session.path, store.path]).status == 0)
+        let log = try tool.run(["log", store.path, "--kind", "sync.down.page", "--sync", "1"])
+        #expect(log.status == 0, "\(log.standardError)")
+        let lines = log.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains("modifiedSince=-1 ") == true, "the first run asks for everything")
+        #expect(lines.last?.contains("modifiedSince=1672531200000 ") == true)
+        #expect(lines.allSatisfy { $0.contains("reSyncOverlapSeconds=3 ") })
+        #expect(lines.allSatisfy { $0.contains("modificationDateFieldName=LastModifiedDate ") })
+        let state = try tool.run(["state", store.path, "--json"])
+        #expect(state.standardOutput.contains(#""reSyncOverlapSeconds":3"#), "\(state.standardOutput.prefix(400))")
+    }
+
     @Test func aChangedExpectedProjectionExitsOneNamingTheKey() throws {
         let directory = try TemporaryDirectory("tool-session")
         defer { directory.remove() }
