@@ -47,7 +47,8 @@ extension SyncDownTargetDescriptor {
     public func refreshWindow(localSlice: [JSONValue], syncMaxTimeStamp: Int64) -> ReSyncWindow {
         guard syncMaxTimeStamp > 0 else { return reSyncWindow(maxTimeStamp: -1) }
         return reSyncWindow(
-            maxTimeStamp: SyncDownPage.latestModificationTimeStamp(of: localSlice, fieldName: modificationDateFieldName))
+            maxTimeStamp: SyncDownPage.latestModificationTimeStamp(of: localSlice, fieldName: modificationDateFieldName)
+        )
     }
 
     /// The query that checks which of `localIds` still exist on the server, for ghost cleaning

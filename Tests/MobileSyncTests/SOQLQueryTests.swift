@@ -52,7 +52,8 @@ import Testing
         for field in ["LastModifiedDate", "CustomModDate"] {
             for (input, expected) in shared {
                 vectors.append(
-                    ReSyncVector(input: input, field: field, expected: expected.replacing("F >= ", with: "\(field) >= ")))
+                    ReSyncVector(
+                        input: input, field: field, expected: expected.replacing("F >= ", with: "\(field) >= ")))
             }
         }
         vectors.append(

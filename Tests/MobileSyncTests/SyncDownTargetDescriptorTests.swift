@@ -69,7 +69,10 @@ import Testing
         (#"{"query":"select Id from A"}"#, "no \"type\""),
         (#"{"type":"custom"}"#, "no \"type\" and no \"iOSImpl\""),
         (#"{"type":"soql","query":"select Id from A","reSyncOverlapSeconds":-1}"#, "from 0 to 86400, not -1"),
-        (#"{"type":"refresh","sobjectType":"A","fieldlist":[],"soupName":"a","reSyncOverlapSeconds":86401}"#, "not 86401"),
+        (
+            #"{"type":"refresh","sobjectType":"A","fieldlist":[],"soupName":"a","reSyncOverlapSeconds":86401}"#,
+            "not 86401"
+        ),
         (#"{"type":"soql","query":"select Id from A","reSyncOverlapSeconds":1.5}"#, "\"reSyncOverlapSeconds\" must be"),
     ])
     func malformedTargetsThrowErrorsNamingTheField(text: String, fragment: String) throws {

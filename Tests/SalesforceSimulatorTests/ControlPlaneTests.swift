@@ -50,10 +50,13 @@ import Testing
         _ = await Self.control(harness, "POST", "clock/advance?seconds=10")
         let dated = await Self.control(
             harness, "POST", "records",
-            body: ["type": "Account", "id": .string(id), "fields": ["Name": "Late"],
-                "modifiedAt": "2024-01-01T00:00:04.750Z"])
+            body: [
+                "type": "Account", "id": .string(id), "fields": ["Name": "Late"],
+                "modifiedAt": "2024-01-01T00:00:04.750Z",
+            ])
         #expect(dated.status == 200)
-        let (_, record) = await harness.send("GET", "sobjects/Account/\(id)?fields=Name,LastModifiedDate,SystemModstamp")
+        let (_, record) = await harness.send(
+            "GET", "sobjects/Account/\(id)?fields=Name,LastModifiedDate,SystemModstamp")
         #expect(record["Name"]?.string == "Late")
         #expect(record["LastModifiedDate"]?.string == "2024-01-01T00:00:04.000+0000")
         #expect(record["SystemModstamp"]?.string == "2024-01-01T00:00:04.000+0000")
