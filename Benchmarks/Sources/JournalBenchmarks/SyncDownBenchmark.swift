@@ -5,6 +5,7 @@ import MobileSync
 import Soups
 import SyncCore
 import SyncTesting
+import Synchronization
 
 /// The sync-down engine's own cost, without HTTP: a custom target hands pages of ~1 KB records
 /// (4 indexes) to `SyncManager`, which journals each page and folds it into the soup.
@@ -103,7 +104,16 @@ struct SyncDownBenchmark {
         let changed = (0..<Self.changedCount).map { _ in
             Self.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
         }
-        registry.register("changed") { _ in PreparedTarget(pages: [changed]) }
+        // Each run brings a new edit of the records: a reSync of records fetched again unchanged
+        // writes nothing (decision 0319), and that is not what this measures.
+        let runs = Mutex(0)
+        registry.register("changed") { _ in
+            let run = runs.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return PreparedTarget(pages: [changed.map { Self.edited($0, run: run) }])
+        }
         let manager = try makeManager(directory, registry, durable: durable)
         try await manager.syncDown(
             target: try SyncDownTargetDescriptor(.custom(registryKey: "generated")), soupName: "accounts")
@@ -163,6 +173,15 @@ struct SyncDownBenchmark {
         guard case .object(var fields) = BenchmarkRecords.record(index, using: &generator) else { return .null }
         fields["LastModifiedDate"] = .string(
             WallTime(millisecondsSinceEpoch: 1_700_000_000_000 + Int64(index)).salesforceFormat)
+        return .object(fields)
+    }
+
+    /// `record` as the `run`th edit on the server: a new name and a later modification date.
+    static func edited(_ record: JSONValue, run: Int) -> JSONValue {
+        guard case .object(var fields) = record else { return record }
+        fields["Name"] = .string("Edit \(run)")
+        fields["LastModifiedDate"] = .string(
+            WallTime(millisecondsSinceEpoch: 1_800_000_000_000 + Int64(run) * 1000).salesforceFormat)
         return .object(fields)
     }
 
