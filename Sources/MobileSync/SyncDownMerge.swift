@@ -8,6 +8,10 @@ public enum SyncDownMerge {
     /// `dirtyIds` is dropped, so a dirty local record is never touched; records without an id
     /// are kept (they cannot match a local record). Order is preserved.
     ///
+    /// This is Mobile SDK's rule. The soup fold also leaves alone, under either mode, a record
+    /// fetched again with the modification date its local copy already has (decision 0319); that
+    /// needs the stored records, which only the fold reads.
+    ///
     /// - Parameters:
     ///   - records: the page's records, as fetched.
     ///   - idFieldName: the target's id field.

@@ -45,14 +45,15 @@ extension SyncDownTargetDescriptor {
         var members = otherFields
         members["idFieldName"] = .string(idFieldName)
         members["modificationDateFieldName"] = .string(modificationDateFieldName)
-        let overlap = JSONValue.number(JSONNumber(Int64(reSyncOverlapSeconds)))
+        // Written only when set: a sync saved before decision 0319, folded again, keeps its JSON.
+        if reSyncOverlapSeconds != 0 {
+            members[Self.reSyncOverlapKey] = .number(JSONNumber(Int64(reSyncOverlapSeconds)))
+        }
         switch kind {
         case .soql(let query, let maxBatchSize):
             members["type"] = "soql"
             members["query"] = .string(query)
             members["maxBatchSize"] = .number(JSONNumber(Int64(maxBatchSize)))
-            // Written even when 0, so the saved target shows the overlap every reSync uses.
-            members[Self.reSyncOverlapKey] = overlap
         case .sosl(let query):
             members["type"] = "sosl"
             members["query"] = .string(query)
@@ -66,11 +67,8 @@ extension SyncDownTargetDescriptor {
             members["fieldlist"] = .array(fieldlist.map(JSONValue.string))
             members["soupName"] = .string(soupName)
             members["countIdsPerSoql"] = .number(JSONNumber(Int64(count)))
-            members[Self.reSyncOverlapKey] = overlap
         case .custom(let key):
             members["type"] = "custom"
-            // A custom target's JSON is the app's: the key appears only when it says something.
-            if reSyncOverlapSeconds != 0 { members[Self.reSyncOverlapKey] = overlap }
             if members[Self.iOSImplKey] == nil, members[Self.androidImplKey] == nil {
                 members[Self.iOSImplKey] = .string(key)
             }

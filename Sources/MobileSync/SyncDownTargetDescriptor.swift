@@ -18,8 +18,9 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     /// says otherwise.
     public var modificationDateFieldName: String
     /// How many seconds before the watermark's second a reSync starts asking (JSON key
-    /// `reSyncOverlapSeconds`, default 0): see ``ReSyncWindow``. Read by the targets that reSync
-    /// from the watermark (SOQL, Refresh, and custom targets that use ``reSyncWindow(maxTimeStamp:)``).
+    /// `reSyncOverlapSeconds`, default 0, written only when not 0): see ``ReSyncWindow``. Read by
+    /// the targets that reSync from the watermark (SOQL, Refresh, and custom targets that use
+    /// ``reSyncWindow(maxTimeStamp:)``).
     ///
     /// With 0 a reSync asks from the start of the watermark's second, which catches every change
     /// committed in that second or later. Widen it when records can be committed with a date
@@ -71,7 +72,8 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     /// date fields and is ordered.
     ///
     /// - Throws: ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized;
-    ///   ``SyncError/Code/malformedTarget`` for an overlap outside 0…``reSyncOverlapSecondsMax``.
+    ///   ``SyncError/Code/malformedTarget`` for an overlap outside 0…``reSyncOverlapSecondsMax``,
+    ///   or an overlap on a SOSL or MRU target.
     public init(
         _ kind: Kind, idFieldName: String = Self.idFieldNameDefault,
         modificationDateFieldName: String = Self.modificationDateFieldNameDefault,
@@ -82,6 +84,15 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
                 .malformedTarget,
                 "Sync down target key \"reSyncOverlapSeconds\" must be a whole number of seconds from 0 to "
                     + "\(Self.reSyncOverlapSecondsMax), not \(reSyncOverlapSeconds).")
+        }
+        switch kind {
+        case .sosl, .mru:
+            guard reSyncOverlapSeconds == 0 else {
+                throw SyncError(
+                    .malformedTarget, "SOSL and MRU targets fetch everything each run: they take no reSync overlap.")
+            }
+        case .soql, .refresh, .custom:
+            break
         }
         self.idFieldName = idFieldName
         self.modificationDateFieldName = modificationDateFieldName

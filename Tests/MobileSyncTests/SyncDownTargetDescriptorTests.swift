@@ -15,15 +15,15 @@ import Testing
         #expect(target.isSortedByModificationDate)
         #expect(
             target.json.serializedString
-                == #"{"idFieldName":"Id","maxBatchSize":2000,"modificationDateFieldName":"LastModifiedDate","query":"select Id,LastModifiedDate,Name from Account order by LastModifiedDate","reSyncOverlapSeconds":0,"type":"soql"}"#
+                == #"{"idFieldName":"Id","maxBatchSize":2000,"modificationDateFieldName":"LastModifiedDate","query":"select Id,LastModifiedDate,Name from Account order by LastModifiedDate","type":"soql"}"#
         )
     }
 
     @Test(arguments: [
-        #"{"type":"soql","query":"select Id,LastModifiedDate from Account order by Name","maxBatchSize":500,"reSyncOverlapSeconds":0,"androidImpl":"com.salesforce.androidsdk.mobilesync.target.SoqlSyncDownTarget"}"#,
+        #"{"type":"soql","query":"select Id,LastModifiedDate from Account order by Name","maxBatchSize":500,"androidImpl":"com.salesforce.androidsdk.mobilesync.target.SoqlSyncDownTarget"}"#,
         #"{"type":"sosl","query":"FIND {Joe} RETURNING Contact(Id, LastModifiedDate)","idFieldName":"IdX"}"#,
         #"{"type":"mru","sobjectType":"Account","fieldlist":["Id","Name"],"modificationDateFieldName":"SystemModstamp"}"#,
-        #"{"type":"refresh","sobjectType":"Account","fieldlist":["Name"],"soupName":"accounts","countIdsPerSoql":100,"reSyncOverlapSeconds":0}"#,
+        #"{"type":"refresh","sobjectType":"Account","fieldlist":["Name"],"soupName":"accounts","countIdsPerSoql":100,"reSyncOverlapSeconds":30}"#,
         #"{"type":"custom","androidImpl":"com.example.PagedTarget","iOSImpl":"PagedTarget","pageSize":7}"#,
         #"{"type":"custom","iOSImpl":"PagedTarget","reSyncOverlapSeconds":120}"#,
         #"{"type":"soql","query":"select Id,LastModifiedDate from Account order by Name","reSyncOverlapSeconds":600,"maxBatchSize":2000}"#,
@@ -47,6 +47,19 @@ import Testing
     func customTargetsMapClassNamesToARegistryKey(text: String, key: String) throws {
         let target = try SyncDownTargetDescriptor(json: try JSONValue(parsing: text))
         #expect(target.kind == .custom(registryKey: key))
+    }
+
+    /// A saved target carries the overlap when it has one; without, the JSON is Mobile SDK's.
+    @Test func theOverlapIsWrittenOnlyWhenSetAndOnlyTargetsThatReSyncTakeOne() throws {
+        let soql = try SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account"))
+        #expect(soql.json["reSyncOverlapSeconds"] == nil)
+        var widened = soql
+        widened.reSyncOverlapSeconds = 45
+        #expect(widened.json["reSyncOverlapSeconds"] == 45)
+        #expect(try SyncDownTargetDescriptor(json: widened.json) == widened)
+        #expect {
+            try SyncDownTargetDescriptor(.mru(sobjectType: "Account", fieldlist: ["Id"]), reSyncOverlapSeconds: 5)
+        } throws: { ($0 as? SyncError)?.code == .malformedTarget }
     }
 
     @Test func customTargetCreatedInSwiftWritesItsKeyAsIOSImpl() throws {
