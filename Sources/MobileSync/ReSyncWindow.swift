@@ -8,7 +8,7 @@ import SyncCore
 /// for good a record edited later in the watermark's own second, and a record whose long
 /// transaction started before the watermark but committed after the last run. Asking from the
 /// start of that second, minus ``overlapSeconds``, fetches both; the records fetched again
-/// unchanged are left alone by the soup fold (docs/decisions/0319).
+/// unchanged are left alone by the soup fold (docs/decisions/0321).
 ///
 /// ```swift
 /// let window = ReSyncWindow(maxTimeStamp: 1_704_067_205_000, overlapSeconds: 60)

@@ -37,7 +37,7 @@ extension SOQLQuery {
     /// UTC) goes in front of any existing top-level `where`, joined by `and` without parentheses
     /// (decision 0302), and the query is rebuilt with lowercase keywords. Mobile SDK asks
     /// `<field> > <watermark>`, which misses a change made in the watermark's own second; the
-    /// window starts at that second's beginning, minus its overlap (decision 0319). A window that
+    /// window starts at that second's beginning, minus its overlap (decision 0321). A window that
     /// asks for everything returns the query unchanged.
     ///
     /// - Throws: ``SyncError/Code/malformedQuery`` when the query cannot be tokenized or rebuilt.

@@ -9,7 +9,7 @@ public enum SyncDownMerge {
     /// are kept (they cannot match a local record). Order is preserved.
     ///
     /// This is Mobile SDK's rule. The soup fold also leaves alone, under either mode, a record
-    /// fetched again with the modification date its local copy already has (decision 0319); that
+    /// fetched again with the modification date its local copy already has (decision 0321); that
     /// needs the stored records, which only the fold reads.
     ///
     /// - Parameters:

@@ -37,7 +37,7 @@ extension SyncDownPage {
     /// The `idFieldName` and `mergeMode` header fields are required: the soup projection folds
     /// the page from the entry alone, so an entry without them could not be replayed.
     /// `modificationDateFieldName`, `modifiedSince` and `reSyncOverlapSeconds` are optional:
-    /// entries journaled before decision 0319 lack them.
+    /// entries journaled before decision 0321 lack them.
     ///
     /// - Throws: ``SyncError/Code/malformedEntry`` when the entry is of another kind or a header
     ///   field is missing or mistyped.

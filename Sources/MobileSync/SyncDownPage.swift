@@ -28,7 +28,7 @@ public struct SyncDownPage: Hashable, Sendable {
     /// The sync's merge mode, applied by the soup fold when the page is appended.
     public var mergeMode: MergeMode
     /// The target's modification date field. With it the soup fold leaves alone a record fetched
-    /// again with the date the soup's copy already has (decision 0319); pages journaled before
+    /// again with the date the soup's copy already has (decision 0321); pages journaled before
     /// that rule have none and are folded as they were.
     public var modificationDateFieldName: String?
     /// The dates the page's request asked for, when the target says (``SyncDownTarget/reSyncWindow``).

@@ -8,7 +8,7 @@
 /// ```
 ///
 /// Records a page fetched again with the date the soup's copy already has (the overlap of a
-/// reSync, decision 0319) are not changes: they are left out of the progress and out of
+/// reSync, decision 0321) are not changes: they are left out of the progress and out of
 /// `totalSize`, which is the target's count minus the unchanged records seen so far. The final
 /// state's `totalSize` is then the number of records the run really brought.
 public struct SyncDownRun: Hashable, Sendable {

@@ -45,7 +45,7 @@ extension SyncDownTargetDescriptor {
         var members = otherFields
         members["idFieldName"] = .string(idFieldName)
         members["modificationDateFieldName"] = .string(modificationDateFieldName)
-        // Written only when set: a sync saved before decision 0319, folded again, keeps its JSON.
+        // Written only when set: a sync saved before decision 0321, folded again, keeps its JSON.
         if reSyncOverlapSeconds != 0 {
             members[Self.reSyncOverlapKey] = .number(JSONNumber(Int64(reSyncOverlapSeconds)))
         }

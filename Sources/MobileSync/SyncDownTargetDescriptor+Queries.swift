@@ -42,7 +42,7 @@ extension SyncDownTargetDescriptor {
     /// The window of one Refresh query. On a resync (`syncMaxTimeStamp > 0`) it opens at the
     /// latest modification among the local records of the slice, so only records changed on the
     /// server since the local copy are fetched — from the start of that second, minus the
-    /// overlap, as for SOQL (decision 0319). It asks for everything on a first run, or when any
+    /// overlap, as for SOQL (decision 0321). It asks for everything on a first run, or when any
     /// local record of the slice lacks a readable modification date.
     public func refreshWindow(localSlice: [JSONValue], syncMaxTimeStamp: Int64) -> ReSyncWindow {
         guard syncMaxTimeStamp > 0 else { return reSyncWindow(maxTimeStamp: -1) }

@@ -17,7 +17,7 @@ extension SyncState {
     /// The watermark stays: it never moves backwards. Mobile SDK lowers a STOPPED sync's
     /// watermark by 1 ms here; this library hands that value to the target instead
     /// (``SyncDownRun/targetMaxTimeStamp``), so a STOPPED run that fetches nothing still ends
-    /// with the watermark it started from (decision 0319).
+    /// with the watermark it started from (decision 0321).
     public mutating func prepareForReSync() {
         totalSize = -1
     }

@@ -56,7 +56,7 @@ extension SoupProjection {
         let header = try ServerEntryHeader(entry)
         let soup = try state.requireSoup(header.soup)
         let idField = try header.string(ServerEntry.idFieldHeader)
-        // Pages journaled before decision 0319 name no date field, and fold as they always did.
+        // Pages journaled before decision 0321 name no date field, and fold as they always did.
         let dateField = try header.optionalString(ServerEntry.modificationDateFieldHeader)
         let mode = try header.string(ServerEntry.mergeModeHeader)
         guard mode == ServerEntry.leaveIfChanged || mode == ServerEntry.overwrite else {
@@ -127,7 +127,7 @@ extension SoupProjection {
     /// Whether `fetched` is the server's copy that `stored` already holds: fetched again, not
     /// changed, so the page leaves `stored` as it is.
     ///
-    /// A reSync asks from the start of its watermark's second (decision 0319), so it fetches
+    /// A reSync asks from the start of its watermark's second (decision 0321), so it fetches
     /// again records the soup has. Such a record has the modification date of the stored copy.
     /// Then:
     /// - a dirty `stored` is a local edit of the copy the server still has: it is kept under

@@ -45,7 +45,7 @@ package struct FetchedPageFold: Sendable {
     /// The appended entry.
     package var entry: JournalEntry
     /// How many of the page's records the soup already held with the same modification date,
-    /// and so were left alone (decision 0319). 0 for a page folded without its records handed
+    /// and so were left alone (decision 0321). 0 for a page folded without its records handed
     /// over, which does not report.
     package var unchangedCount: Int
 

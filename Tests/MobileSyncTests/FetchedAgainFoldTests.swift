@@ -6,7 +6,7 @@ import SyncTesting
 import Testing
 
 /// The soup fold of a page that fetches again a record the soup already holds with the same
-/// modification date, as the overlap of every reSync does (decision 0319).
+/// modification date, as the overlap of every reSync does (decision 0321).
 @Suite struct FetchedAgainFoldTests {
     static let soup = ServerPageFoldTests.soup
     static let second = "2024-05-01T12:30:00.000+0000"

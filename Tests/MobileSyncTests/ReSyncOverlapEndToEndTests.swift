@@ -7,7 +7,7 @@ import SyncTesting
 import Testing
 
 /// reSync against the simulator when changes share the watermark's second or are committed with
-/// an earlier date (a long transaction): issue 17, decision 0319.
+/// an earlier date (a long transaction): issue 17, decision 0321.
 @Suite struct ReSyncOverlapEndToEndTests {
     static func soqlTarget(overlapSeconds: Int = 0) throws -> SyncDownTargetDescriptor {
         try SyncDownTargetDescriptor(.soql(query: "SELECT Name FROM Account"), reSyncOverlapSeconds: overlapSeconds)

@@ -6,7 +6,7 @@ import Testing
     /// 2015-02-05T13:12:03.956-0800, the iOS test suite's concrete resync time.
     static let maxTimeStamp: Int64 = 1_423_170_723_956
     static let formatted = "2015-02-05T21:12:03.956+0000"
-    /// The start of that second: where a reSync from that watermark asks from (decision 0319).
+    /// The start of that second: where a reSync from that watermark asks from (decision 0321).
     static let secondStart = "2015-02-05T21:12:03.000+0000"
     static let window = ReSyncWindow(maxTimeStamp: maxTimeStamp)
 
@@ -20,7 +20,7 @@ import Testing
     // Every vector of §2.4.2: the Android and iOS rows, the iOS CustomModDate repetitions, and
     // the OR-clause vector whose missing parentheses are pinned on purpose (decision 0302). The
     // predicate is ours: `>=` the start of the watermark's second where Mobile SDK has
-    // `> watermark` (decision 0319); its place in the query is Mobile SDK's.
+    // `> watermark` (decision 0321); its place in the query is Mobile SDK's.
     static let reSyncVectors: [ReSyncVector] = {
         let d = secondStart
         var vectors = [

@@ -105,7 +105,7 @@ struct SyncDownBenchmark {
             Self.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
         }
         // Each run brings a new edit of the records: a reSync of records fetched again unchanged
-        // writes nothing (decision 0319), and that is not what this measures.
+        // writes nothing (decision 0321), and that is not what this measures.
         let runs = Mutex(0)
         registry.register("changed") { _ in
             let run = runs.withLock { count -> Int in
