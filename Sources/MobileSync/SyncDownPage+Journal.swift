@@ -15,16 +15,27 @@ extension SyncDownPage {
     }
 
     private var journalHeader: [String: JournalEntry.HeaderValue] {
-        [
+        var header: [String: JournalEntry.HeaderValue] = [
             SyncHeader.syncId: .integer(syncId), SyncHeader.soup: .string(soupName),
             SyncHeader.page: .integer(pageNumber), SyncHeader.totalSize: .integer(totalSize),
             SyncHeader.maxTimeStamp: .integer(maxTimeStamp),
             SyncHeader.advancesWatermark: .bool(advancesWatermark),
             SyncHeader.idFieldName: .string(idFieldName), SyncHeader.mergeMode: .string(mergeMode.rawValue),
         ]
+        if let children {
+            header[SyncHeader.childrenSoup] = .string(children.soupName)
+            header[SyncHeader.childrenRelationship] = .string(children.relationshipName)
+            header[SyncHeader.childIdFieldName] = .string(children.idFieldName)
+            header[SyncHeader.childModificationDateFieldName] = .string(children.modificationDateFieldName)
+            header[SyncHeader.childParentIdFieldName] = .string(children.parentIdFieldName)
+        }
+        return header
     }
 
     /// Reads a page back from its entry.
+    ///
+    /// A parent/children page also carries `childrenSoup`, `childrenRelationship`,
+    /// `childIdFieldName`, `childModificationDateFieldName` and `childParentIdFieldName`: all or none.
     ///
     /// The `idFieldName` and `mergeMode` header fields are required: the soup projection folds
     /// the page from the entry alone, so an entry without them could not be replayed.
@@ -43,13 +54,22 @@ extension SyncDownPage {
             throw SyncError(
                 .malformedEntry, "Entry \(entry.sequence) (\(entry.kind)): unknown mergeMode \"\(modeText)\".")
         }
+        var children: SyncDownPageDestination.Children?
+        if entry.header[SyncHeader.childrenSoup] != nil {
+            children = SyncDownPageDestination.Children(
+                soupName: try header.string(SyncHeader.childrenSoup),
+                relationshipName: try header.string(SyncHeader.childrenRelationship),
+                idFieldName: try header.string(SyncHeader.childIdFieldName),
+                modificationDateFieldName: try header.string(SyncHeader.childModificationDateFieldName),
+                parentIdFieldName: try header.string(SyncHeader.childParentIdFieldName))
+        }
         self.init(
             syncId: try header.integer(SyncHeader.syncId), soupName: try header.string(SyncHeader.soup),
             pageNumber: try header.integer(SyncHeader.page), records: entry.payload,
             totalSize: try header.integer(SyncHeader.totalSize),
             maxTimeStamp: try header.integer(SyncHeader.maxTimeStamp),
             advancesWatermark: try header.bool(SyncHeader.advancesWatermark),
-            idFieldName: try header.string(SyncHeader.idFieldName), mergeMode: mode)
+            idFieldName: try header.string(SyncHeader.idFieldName), mergeMode: mode, children: children)
     }
 }
 

@@ -6,7 +6,8 @@ extension SyncDownTargetDescriptor {
     /// The JSON key naming a custom target's Android class.
     static let androidImplKey = "androidImpl"
 
-    /// Parses Mobile SDK target JSON: `type` `soql`, `sosl`, `mru`, `refresh` or `custom`.
+    /// Parses Mobile SDK target JSON: `type` `soql`, `sosl`, `mru`, `refresh`, `parent_children`,
+    /// `briefcase`, `metadata`, `layout` or `custom`.
     ///
     /// A target without `type` but with `iOSImpl` or `androidImpl` is custom. A custom target's
     /// registry key is its `iOSImpl`, or else the last dot-separated part of its `androidImpl`
@@ -54,6 +55,26 @@ extension SyncDownTargetDescriptor {
             members["fieldlist"] = .array(fieldlist.map(JSONValue.string))
             members["soupName"] = .string(soupName)
             members["countIdsPerSoql"] = .number(JSONNumber(Int64(count)))
+        case .parentChildren(let relationship, let parentFieldlist, let childrenFieldlist, let filter):
+            members["type"] = "parent_children"
+            relationship.write(into: &members)
+            members["parentFieldlist"] = .array(parentFieldlist.map(JSONValue.string))
+            members["childrenFieldlist"] = .array(childrenFieldlist.map(JSONValue.string))
+            members["parentSoqlFilter"] = .string(filter)
+        case .briefcase(let infos, let count):
+            members["type"] = "briefcase"
+            members["infos"] = .array(infos.map(\.json))
+            members["countIdsPerRetrieve"] = .number(JSONNumber(Int64(count)))
+        case .metadata(let type):
+            members["type"] = "metadata"
+            members["sobjectType"] = .string(type)
+        case .layout(let type, let formFactor, let layoutType, let mode, let recordTypeId):
+            members["type"] = "layout"
+            members["sobjectType"] = .string(type)
+            let parameters = [
+                ("formFactor", formFactor), ("layoutType", layoutType), ("mode", mode), ("recordTypeId", recordTypeId),
+            ]
+            for (key, value) in parameters { members[key] = value.map(JSONValue.string) ?? .null }
         case .custom(let key):
             members["type"] = "custom"
             if members[Self.iOSImplKey] == nil, members[Self.androidImplKey] == nil {
@@ -77,6 +98,30 @@ extension SyncDownTargetDescriptor {
             return .refresh(
                 sobjectType: try fields.string("sobjectType"), fieldlist: try fields.stringArray("fieldlist"),
                 soupName: try fields.string("soupName"), countIdsPerSoql: count ?? refreshIdsPerQueryMax)
+        case "parent_children":
+            return .parentChildren(
+                try ParentChildrenRelationship(fields), parentFieldlist: try fields.stringArray("parentFieldlist"),
+                childrenFieldlist: try fields.stringArray("childrenFieldlist"),
+                parentSoqlFilter: try fields.optionalString("parentSoqlFilter") ?? "")
+        case "briefcase":
+            guard let elements = try fields.value("infos").array else {
+                throw SyncError(.malformedTarget, "\(fields.what): \"infos\" must be an array.")
+            }
+            var infos: [BriefcaseObjectInfo] = []
+            for (index, element) in elements.enumerated() {
+                infos.append(
+                    try BriefcaseObjectInfo(
+                        JSONFields(element, what: "\(fields.what) infos[\(index)]", code: .malformedTarget)))
+            }
+            let count = try fields.optionalInteger("countIdsPerRetrieve").map { Int(clamping: $0) }
+            return .briefcase(infos: infos, countIdsPerRetrieve: count ?? briefcaseIdsPerRetrieveMax)
+        case "metadata":
+            return .metadata(sobjectType: try fields.string("sobjectType"))
+        case "layout":
+            return .layout(
+                sobjectType: try fields.string("sobjectType"), formFactor: try fields.optionalString("formFactor"),
+                layoutType: try fields.optionalString("layoutType"), mode: try fields.optionalString("mode"),
+                recordTypeId: try fields.optionalString("recordTypeId"))
         case "custom", nil:
             guard let key = try registryKey(fields) else {
                 throw SyncError(
@@ -86,7 +131,8 @@ extension SyncDownTargetDescriptor {
         case let other?:
             throw SyncError(
                 .malformedTarget,
-                "Sync down target type \"\(other)\" is not supported (soql, sosl, mru, refresh or custom).")
+                "Sync down target type \"\(other)\" is not supported (soql, sosl, mru, refresh, parent_children, "
+                    + "briefcase, metadata, layout or custom).")
         }
     }
 
@@ -104,6 +150,13 @@ extension SyncDownTargetDescriptor {
         case .sosl: return common + ["query"]
         case .mru: return common + ["sobjectType", "fieldlist"]
         case .refresh: return common + ["sobjectType", "fieldlist", "soupName", "countIdsPerSoql"]
+        case .parentChildren:
+            return common + ParentChildrenRelationship.interpretedKeys + [
+                "parentFieldlist", "childrenFieldlist", "parentSoqlFilter",
+            ]
+        case .briefcase: return common + ["infos", "countIdsPerRetrieve"]
+        case .metadata: return common + ["sobjectType"]
+        case .layout: return common + ["sobjectType", "formFactor", "layoutType", "mode", "recordTypeId"]
         case .custom: return common
         }
     }

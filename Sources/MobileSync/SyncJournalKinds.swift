@@ -26,4 +26,10 @@ enum SyncHeader {
     static let advancesWatermark = "advancesWatermark"
     static let idFieldName = "idFieldName"
     static let mergeMode = "mergeMode"
+    static let childrenSoup = "childrenSoup"
+    static let childrenRelationship = "childrenRelationship"
+    static let childIdFieldName = "childIdFieldName"
+    static let childModificationDateFieldName = "childModificationDateFieldName"
+    static let childParentIdFieldName = "childParentIdFieldName"
+    static let relationshipType = "relationshipType"
 }

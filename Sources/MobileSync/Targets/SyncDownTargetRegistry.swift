@@ -38,6 +38,9 @@ public struct SyncDownTargetRegistry: Sendable {
         case .sosl: return try SOSLSyncDownTarget(descriptor)
         case .mru: return try MRUSyncDownTarget(descriptor)
         case .refresh: return try RefreshSyncDownTarget(descriptor)
+        case .parentChildren: return try ParentChildrenSyncDownTarget(descriptor)
+        case .briefcase, .metadata, .layout:
+            throw SyncError(.malformedTarget, "This sync down target type is not supported yet.")
         case .custom(let key):
             guard let factory = factories[key] else {
                 throw SyncError(.unknownTarget, "No custom sync down target is registered under \"\(key)\".")

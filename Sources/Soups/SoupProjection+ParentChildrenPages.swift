@@ -1,0 +1,76 @@
+import EventJournal
+import SyncCore
+
+// A parent/children sync-down page: parents with their children nested under the relationship
+// name, as the server answered the query with a child sub-query. The header names both soups
+// (`soup`, `childrenSoup`), the key of the nested children (`childrenRelationship`), their id
+// field and the child field that receives the parent's id (docs/mobilesync.md).
+extension SoupProjection {
+    /// Writes a parent/children page: each parent without its nested children into the parent
+    /// soup, then each child, with the parent's id in its parent id field, into the children
+    /// soup. Both soups share `next-entry-id`, as every fold does.
+    ///
+    /// Under LEAVE_IF_CHANGED a whole tree is skipped when the local parent is dirty, when a
+    /// local child of it (by the parent id field) is dirty, or when the local copy of a fetched
+    /// child is dirty — checked when the page is applied, so an edit made while the sync ran
+    /// is never overwritten (Mobile SDK checks once, before the first page).
+    func applyParentChildrenPage(
+        _ records: [JSONValue], _ header: ServerEntryHeader, leavesChanges: Bool, in state: SoupState
+    ) throws {
+        let entry = header.entry
+        let relationship = try header.string(ServerEntry.childrenRelationshipHeader)
+        let idField = try header.string(ServerEntry.idFieldHeader)
+        let childIdField = try header.string(ServerEntry.childIdFieldHeader)
+        let parentIdField = try header.string(ServerEntry.childParentIdFieldHeader)
+        let childSoup = try state.requireSoup(try header.string(ServerEntry.childrenSoupHeader))
+        let trees = try records.map { try Self.tree($0, relationship: relationship, sequence: entry.sequence) }
+        let idComponents = SoupPath.components(idField)
+        let parentIds = trees.map { SoupPath.project(.object($0.parent), components: idComponents) }
+        var parents = try FetchedRecordWriter(
+            state: state, soup: try state.requireSoup(header.soup), idField: idField,
+            wanted: parentIds.compactMap { $0 }, syncId: header.syncId, time: entry.timestamp)
+        let childComponents = SoupPath.components(childIdField)
+        var children = try FetchedRecordWriter(
+            state: state, soup: childSoup, idField: childIdField,
+            wanted: trees.flatMap { $0.children.compactMap { SoupPath.project($0, components: childComponents) } },
+            syncId: header.syncId, time: entry.timestamp)
+        let localChildren = try LocalRecordFinder(
+            state: state, soup: childSoup, idPath: parentIdField, wanted: parentIds.compactMap { $0 })
+        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        for (tree, parentId) in zip(trees, parentIds) {
+            let parent = JSONValue.object(tree.parent)
+            let parentMatch = try parents.match(parent, idValue: parentId)
+            let childIds = tree.children.map { children.idValue(of: $0) }
+            let childMatches = try zip(tree.children, childIds).map { try children.match($0, idValue: $1) }
+            if leavesChanges {
+                var dirty = try parentMatch.map(parents.isDirty) ?? false
+                dirty = try dirty || childMatches.contains { try $0.map(children.isDirty) ?? false }
+                dirty = try dirty || (parentId.map(localChildren.allEntryIds) ?? []).contains(where: children.isDirty)
+                if dirty { continue }
+            }
+            try parents.store(parent, idValue: parentId, match: parentMatch, nextEntryId: &nextEntryId)
+            for ((child, childId), match) in zip(zip(tree.children, childIds), childMatches) {
+                guard case .object(var fields) = child else { continue }
+                fields[parentIdField] = tree.parent[idField] ?? .null
+                try children.store(.object(fields), idValue: childId, match: match, nextEntryId: &nextEntryId)
+            }
+        }
+        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+    }
+
+    /// A fetched parent split into its own fields and its nested children (none when the
+    /// relationship is null or missing, as Salesforce sends a parent without children).
+    private static func tree(_ record: JSONValue, relationship: String, sequence: UInt64) throws -> (
+        parent: [String: JSONValue], children: [JSONValue]
+    ) {
+        guard case .object(var parent) = record else {
+            throw SoupError(.notAnObject, "entry \(sequence): a fetched record is not a JSON object")
+        }
+        let nested = parent.removeValue(forKey: relationship)
+        let children = nested?["records"]?.array ?? []
+        guard children.allSatisfy({ $0.object != nil }) else {
+            throw SoupError(.notAnObject, "entry \(sequence): a fetched child record is not a JSON object")
+        }
+        return (parent, children)
+    }
+}
