@@ -32,4 +32,5 @@ enum SyncHeader {
     static let childModificationDateFieldName = "childModificationDateFieldName"
     static let childParentIdFieldName = "childParentIdFieldName"
     static let relationshipType = "relationshipType"
+    static let childExternalIdFieldName = "childExternalIdFieldName"
 }

@@ -73,8 +73,9 @@ extension SyncManager {
             default:
                 return [sync.soupName]
             }
-        case .syncUp:
-            return [sync.soupName]
+        case .syncUp(let target):
+            guard case .parentChildren(let relationship, _, _) = target.kind else { return [sync.soupName] }
+            return [relationship.parent.soupName, relationship.children.soupName]
         }
     }
 

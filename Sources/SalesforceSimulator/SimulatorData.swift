@@ -117,7 +117,8 @@ public struct SimulatorData: Sendable {
                     length: field["length"]?.number?.int64Value.map(Int.init),
                     isRequired: field["required"]?.bool ?? false, isExternalID: field["externalId"]?.bool ?? false,
                     referenceTo: field["referenceTo"]?.string, relationshipName: field["relationshipName"]?.string,
-                    childRelationshipName: field["childRelationshipName"]?.string))
+                    childRelationshipName: field["childRelationshipName"]?.string,
+                    cascadeDelete: field["cascadeDelete"]?.bool ?? false))
         }
         return ObjectSchema(name: name, keyPrefix: prefix, fields: fields)
     }

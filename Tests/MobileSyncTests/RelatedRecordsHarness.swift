@@ -26,14 +26,16 @@ struct RelatedRecordsHarness {
     /// `LastModifiedDate` is one second after the one before, from 2023-01-01.
     static func with<T>(
         accounts: Int = 3, contactsPerAccount: Int = 2, extraData: [String: JSONValue] = [:],
+        masterDetail: Bool = false, transport: ((any HTTPTransport) -> any HTTPTransport)? = nil,
         _ body: (RelatedRecordsHarness) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory("related-e2e")
         defer { directory.remove() }
+        var data = try data(accounts: accounts, contactsPerAccount: contactsPerAccount, extra: extraData)
+        if masterDetail { data.schema = Self.contactsDetailOfAccounts(data.schema) }
         let simulator = try SalesforceSimulator(
-            configuration: SalesforceSimulator.Configuration(
-                data: try data(accounts: accounts, contactsPerAccount: contactsPerAccount, extra: extraData), seed: 42),
-            sleepClock: ImmediateClock(), logger: .discarding)
+            configuration: SalesforceSimulator.Configuration(data: data, seed: 42), sleepClock: ImmediateClock(),
+            logger: .discarding)
         let server = try await SimulatorServer.start(simulator, logger: .discarding)
         do {
             let clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000), tick: .milliseconds(1))
@@ -50,7 +52,8 @@ struct RelatedRecordsHarness {
                 credentials: SalesforceCredentials(
                     instanceURL: server.url, accessToken: simulator.accessToken,
                     refreshToken: "simulator-refresh-token", clientID: "test-client"),
-                clock: ImmediateClock(), randomSeed: 7, logger: .discarding)
+                transport: transport?(URLSessionTransport()) ?? URLSessionTransport(), clock: ImmediateClock(),
+                randomSeed: 7, logger: .discarding)
             let manager = try SyncManager(store: store, client: client, clock: clock, logger: .discarding)
             let harness = RelatedRecordsHarness(store: store, simulator: simulator, client: client, manager: manager)
             let result = try await body(harness)
@@ -70,6 +73,58 @@ struct RelatedRecordsHarness {
 
     static func contactId(_ number: Int) -> String {
         SalesforceID(keyPrefix: "003", counter: UInt64(number + 1)).rawValue
+    }
+
+    /// `schema` with Contact's `AccountId` a master-detail reference: deleting an Account
+    /// deletes its Contacts.
+    static func contactsDetailOfAccounts(_ schema: OrgSchema) -> OrgSchema {
+        var schema = schema
+        guard var contact = schema.object(named: "Contact"),
+            let index = contact.fields.firstIndex(where: { $0.name == "AccountId" })
+        else { return schema }
+        contact.fields[index].cascadeDelete = true
+        schema.add(contact)
+        return schema
+    }
+
+    /// Creates a parent locally with `children` children pointing at its local id.
+    @discardableResult
+    func createTreeLocally(_ name: String, children: Int, extra: [String: JSONValue] = [:]) throws -> (
+        parent: JSONValue, children: [JSONValue]
+    ) {
+        var fields: [String: JSONValue] = ["attributes": ["type": "Account"], "Name": .string(name)]
+        fields.merge(extra) { _, new in new }
+        let parent = try store.soups.createLocally(Self.accounts, .object(fields))
+        let created = try (0..<children).map { number in
+            try store.soups.createLocally(
+                Self.contacts,
+                [
+                    "attributes": ["type": "Contact"], "LastName": .string("\(name) child \(number)"),
+                    "AccountId": parent["Id"] ?? .null,
+                ])
+        }
+        return (parent, created)
+    }
+
+    /// The parent/children sync-up target over the two soups.
+    static func parentChildrenUpTarget(
+        _ type: ParentChildrenRelationship.RelationshipType, externalIds: Bool = false
+    ) -> SyncUpTargetDescriptor {
+        let extra = externalIds ? ["ExternalId__c"] : []
+        return SyncUpTargetDescriptor(
+            parentChildren: relationship(type, externalIds: externalIds), createFieldlist: ["Name"] + extra,
+            updateFieldlist: ["Name"], childrenCreateFieldlist: ["LastName"] + extra,
+            childrenUpdateFieldlist: ["LastName"])
+    }
+
+    /// The composite requests the simulator received, oldest first, as their sub-requests.
+    func compositeRequests() throws -> [[JSONValue]] {
+        try simulator.requestLog().compactMap { entry -> [JSONValue]? in
+            guard entry["path"]?.string?.hasSuffix("/composite") == true, let body = entry["body"]?.string else {
+                return nil
+            }
+            return try JSONValue(parsing: Array(body.utf8))["compositeRequest"]?.array
+        }
     }
 
     /// The data file's JSON: Accounts, then Contacts; `extra` adds top-level members.
