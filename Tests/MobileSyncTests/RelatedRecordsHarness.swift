@@ -130,24 +130,26 @@ struct RelatedRecordsHarness {
     /// The data file's JSON: Accounts, then Contacts; `extra` adds top-level members.
     static func data(accounts: Int, contactsPerAccount: Int, extra: [String: JSONValue]) throws -> SimulatorData {
         var date = WallTime(millisecondsSinceEpoch: 1_672_531_200_000)
-        func next() -> JSONValue {
+        // Each record's modification dates: the next second, in both date fields as on a real org.
+        func dated(_ fields: [String: JSONValue]) -> JSONValue {
             defer { date = WallTime(millisecondsSinceEpoch: date.millisecondsSinceEpoch + 1000) }
-            return .string(date.salesforceFormat)
+            var fields = fields
+            fields["LastModifiedDate"] = .string(date.salesforceFormat)
+            fields["SystemModstamp"] = .string(date.salesforceFormat)
+            return .object(fields)
         }
         var accountRecords: [JSONValue] = []
         var contactRecords: [JSONValue] = []
         for account in 0..<accounts {
-            accountRecords.append([
-                "Id": .string(accountId(account)), "Name": .string("Account \(account)"), "LastModifiedDate": next(),
-            ])
+            accountRecords.append(dated(["Id": .string(accountId(account)), "Name": .string("Account \(account)")]))
         }
         for account in 0..<accounts {
             for child in 0..<contactsPerAccount {
-                contactRecords.append([
-                    "Id": .string(contactId(account * contactsPerAccount + child)),
-                    "LastName": .string("Contact \(account)-\(child)"), "AccountId": .string(accountId(account)),
-                    "LastModifiedDate": next(),
-                ])
+                contactRecords.append(
+                    dated([
+                        "Id": .string(contactId(account * contactsPerAccount + child)),
+                        "LastName": .string("Contact \(account)-\(child)"), "AccountId": .string(accountId(account)),
+                    ]))
             }
         }
         var json: [String: JSONValue] = [

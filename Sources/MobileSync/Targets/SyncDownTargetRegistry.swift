@@ -39,7 +39,8 @@ public struct SyncDownTargetRegistry: Sendable {
         case .mru: return try MRUSyncDownTarget(descriptor)
         case .refresh: return try RefreshSyncDownTarget(descriptor)
         case .parentChildren: return try ParentChildrenSyncDownTarget(descriptor)
-        case .briefcase, .metadata, .layout:
+        case .briefcase: return try BriefcaseSyncDownTarget(descriptor)
+        case .metadata, .layout:
             throw SyncError(.malformedTarget, "This sync down target type is not supported yet.")
         case .custom(let key):
             guard let factory = factories[key] else {
