@@ -40,8 +40,8 @@ public struct SyncDownTargetRegistry: Sendable {
         case .refresh: return try RefreshSyncDownTarget(descriptor)
         case .parentChildren: return try ParentChildrenSyncDownTarget(descriptor)
         case .briefcase: return try BriefcaseSyncDownTarget(descriptor)
-        case .metadata, .layout:
-            throw SyncError(.malformedTarget, "This sync down target type is not supported yet.")
+        case .metadata: return try MetadataSyncDownTarget(descriptor)
+        case .layout: return try LayoutSyncDownTarget(descriptor)
         case .custom(let key):
             guard let factory = factories[key] else {
                 throw SyncError(.unknownTarget, "No custom sync down target is registered under \"\(key)\".")
