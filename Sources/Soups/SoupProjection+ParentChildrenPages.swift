@@ -10,10 +10,11 @@ extension SoupProjection {
     /// soup, then each child, with the parent's id in its parent id field, into the children
     /// soup. Both soups share `next-entry-id`, as every fold does.
     ///
-    /// Under LEAVE_IF_CHANGED a whole tree is skipped when the local parent is dirty, when a
-    /// local child of it (by the parent id field) is dirty, or when the local copy of a fetched
-    /// child is dirty — checked when the page is applied, so an edit made while the sync ran
-    /// is never overwritten (Mobile SDK checks once, before the first page).
+    /// Under LEAVE_IF_CHANGED a fetched record whose local copy is dirty when the page is
+    /// applied is skipped, parent or child, so an edit made while the sync ran is never
+    /// overwritten. Mobile SDK skips the whole tree of a parent with a dirty child; then a
+    /// sibling changed on the server in the same run is never fetched again once the watermark
+    /// passes it, so here its clean records are written (docs/decisions/0319-related-record-targets.md).
     func applyParentChildrenPage(
         _ records: [JSONValue], _ header: ServerEntryHeader, leavesChanges: Bool, in state: SoupState
     ) throws {
@@ -34,22 +35,18 @@ extension SoupProjection {
             state: state, soup: childSoup, idField: childIdField,
             wanted: trees.flatMap { $0.children.compactMap { SoupPath.project($0, components: childComponents) } },
             syncId: header.syncId, time: entry.timestamp)
-        let localChildren = try LocalRecordFinder(
-            state: state, soup: childSoup, idPath: parentIdField, wanted: parentIds.compactMap { $0 })
         var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
         for (tree, parentId) in zip(trees, parentIds) {
             let parent = JSONValue.object(tree.parent)
             let parentMatch = try parents.match(parent, idValue: parentId)
             let childIds = tree.children.map { children.idValue(of: $0) }
             let childMatches = try zip(tree.children, childIds).map { try children.match($0, idValue: $1) }
-            if leavesChanges {
-                var dirty = try parentMatch.map(parents.isDirty) ?? false
-                dirty = try dirty || childMatches.contains { try $0.map(children.isDirty) ?? false }
-                dirty = try dirty || (parentId.map(localChildren.allEntryIds) ?? []).contains(where: children.isDirty)
-                if dirty { continue }
+            let parentIsDirty = try parentMatch.map(parents.isDirty) ?? false
+            if !(leavesChanges && parentIsDirty) {
+                try parents.store(parent, idValue: parentId, match: parentMatch, nextEntryId: &nextEntryId)
             }
-            try parents.store(parent, idValue: parentId, match: parentMatch, nextEntryId: &nextEntryId)
             for ((child, childId), match) in zip(zip(tree.children, childIds), childMatches) {
+                if leavesChanges, try match.map(children.isDirty) ?? false { continue }
                 guard case .object(var fields) = child else { continue }
                 fields[parentIdField] = tree.parent[idField] ?? .null
                 try children.store(.object(fields), idValue: childId, match: match, nextEntryId: &nextEntryId)

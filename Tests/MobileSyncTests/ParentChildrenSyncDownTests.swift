@@ -80,7 +80,7 @@ import Testing
         }
     }
 
-    @Test func leaveIfChangedSkipsTheWholeTreeOfAParentWithADirtyChild() async throws {
+    @Test func leaveIfChangedKeepsADirtyChildAndStillRefreshesItsParentAndSiblings() async throws {
         try await Harness.with(accounts: 2, contactsPerAccount: 2) { harness in
             _ = try await harness.manager.syncDown(
                 target: try Harness.parentChildrenTarget(), options: SyncOptions(mergeMode: .leaveIfChanged),
@@ -88,18 +88,26 @@ import Testing
             let child = try harness.entryId(Harness.contacts, Harness.contactId(0))
             _ = try harness.store.soups.updateLocally(Harness.contacts, entryId: child, changes: ["LastName": "Mine"])
             try harness.simulator.write(type: "Account", id: Harness.accountId(0), fields: ["Name": "Theirs"])
+            try harness.simulator.write(type: "Contact", id: Harness.contactId(0), fields: ["LastName": "Theirs"])
             try harness.simulator.write(type: "Contact", id: Harness.contactId(1), fields: ["LastName": "Theirs too"])
-            try harness.simulator.write(type: "Account", id: Harness.accountId(1), fields: ["Name": "Other tree"])
             let again = try await harness.manager.reSync(name: "tree")
             #expect(again.status == .done)
             let accounts = try harness.byId(Harness.accounts)
             let contacts = try harness.byId(Harness.contacts)
-            // Account 0's tree is skipped whole: the parent, the edited child and its sibling.
-            #expect(accounts[Harness.accountId(0)]?["Name"] == "Account 0")
+            // Only the dirty child is left alone: a sibling skipped with it would never be
+            // fetched again once the watermark passed its change (decision 0319).
             #expect(contacts[Harness.contactId(0)]?["LastName"] == "Mine")
             #expect(contacts[Harness.contactId(0)]?["__local__"] == true)
-            #expect(contacts[Harness.contactId(1)]?["LastName"] == "Contact 0-1")
-            #expect(accounts[Harness.accountId(1)]?["Name"] == "Other tree")
+            #expect(contacts[Harness.contactId(1)]?["LastName"] == "Theirs too")
+            #expect(accounts[Harness.accountId(0)]?["Name"] == "Theirs")
+            // And a dirty parent is left alone while its clean children are refreshed.
+            let parent = try harness.entryId(Harness.accounts, Harness.accountId(1))
+            _ = try harness.store.soups.updateLocally(Harness.accounts, entryId: parent, changes: ["Name": "Mine"])
+            try harness.simulator.write(type: "Account", id: Harness.accountId(1), fields: ["Name": "Theirs"])
+            try harness.simulator.write(type: "Contact", id: Harness.contactId(2), fields: ["LastName": "Fresh"])
+            _ = try await harness.manager.reSync(name: "tree")
+            #expect(try harness.byId(Harness.accounts)[Harness.accountId(1)]?["Name"] == "Mine")
+            #expect(try harness.byId(Harness.contacts)[Harness.contactId(2)]?["LastName"] == "Fresh")
         }
     }
 

@@ -188,7 +188,8 @@ public enum SessionCatalog {
             SessionCase(
                 area: "related", name: "parent-children-down",
                 summary: "Accounts with their Contacts: reSync fetches a Contact changed under an unchanged Account "
-                    + "and skips the tree of a locally edited Contact; ghost cleaning removes a deleted Contact.",
+                    + "and keeps a locally edited Contact while its Account is refreshed; ghost cleaning removes a "
+                    + "deleted Contact.",
                 accounts: SessionCase.accounts(2), contacts: SessionCase.contacts(perAccount: 2, accountCount: 2),
                 script: SessionScript(operations: [
                     register, registerContacts, tree("tree", mergeMode: "LEAVE_IF_CHANGED"),
