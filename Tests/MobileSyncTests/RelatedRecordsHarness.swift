@@ -32,7 +32,7 @@ struct RelatedRecordsHarness {
         let directory = try TemporaryDirectory("related-e2e")
         defer { directory.remove() }
         var data = try data(accounts: accounts, contactsPerAccount: contactsPerAccount, extra: extraData)
-        if masterDetail { data.schema = Self.contactsDetailOfAccounts(data.schema) }
+        if masterDetail { data.schema = data.schema.withCascadeDelete(type: "Contact", field: "AccountId") }
         let simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(data: data, seed: 42), sleepClock: ImmediateClock(),
             logger: .discarding)
@@ -68,23 +68,11 @@ struct RelatedRecordsHarness {
     }
 
     static func accountId(_ number: Int) -> String {
-        SalesforceID(keyPrefix: "001", counter: UInt64(number + 1)).rawValue
+        SyncHarness.accountId(number)
     }
 
     static func contactId(_ number: Int) -> String {
         SalesforceID(keyPrefix: "003", counter: UInt64(number + 1)).rawValue
-    }
-
-    /// `schema` with Contact's `AccountId` a master-detail reference: deleting an Account
-    /// deletes its Contacts.
-    static func contactsDetailOfAccounts(_ schema: OrgSchema) -> OrgSchema {
-        var schema = schema
-        guard var contact = schema.object(named: "Contact"),
-            let index = contact.fields.firstIndex(where: { $0.name == "AccountId" })
-        else { return schema }
-        contact.fields[index].cascadeDelete = true
-        schema.add(contact)
-        return schema
     }
 
     /// Creates a parent locally with `children` children pointing at its local id.

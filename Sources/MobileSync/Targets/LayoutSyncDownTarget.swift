@@ -8,7 +8,7 @@ public import SyncCore
 ///
 /// The record has no modification date, so every run fetches the layout again; ghost cleaning
 /// never deletes it.
-public struct LayoutSyncDownTarget: SyncDownTarget {
+public struct LayoutSyncDownTarget: SingleRecordSyncDownTarget {
     /// The sObject type.
     public let sobjectType: String
     /// The query parameters.
@@ -46,24 +46,11 @@ public struct LayoutSyncDownTarget: SyncDownTarget {
     public mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
         let layout = try await context.requireClient().layout(
             type: sobjectType, formFactor: formFactor, layoutType: layoutType, mode: mode, recordTypeId: recordTypeId)
-        guard case .object(var fields) = layout else {
-            throw SalesforceError(code: .invalidResponse, message: "The layout of \(sobjectType) is not an object.")
-        }
-        fields[idFieldName] = .string(
-            Self.recordId(
-                sobjectType: sobjectType, formFactor: formFactor, layoutType: layoutType, mode: mode,
-                recordTypeId: recordTypeId))
+        let id = Self.recordId(
+            sobjectType: sobjectType, formFactor: formFactor, layoutType: layoutType, mode: mode,
+            recordTypeId: recordTypeId)
         totalSize = 1
-        return [.object(fields)]
+        return [try Self.record(layout, id: id, what: "The layout of \(sobjectType)")]
     }
 
-    /// No second page.
-    public mutating func continueFetch(_ context: SyncDownContext) async throws -> [JSONValue]? {
-        nil
-    }
-
-    /// Every local id: a layout is never a ghost.
-    public func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String> {
-        Set(localIds)
-    }
 }

@@ -6,7 +6,7 @@ public import SyncCore
 ///
 /// The record has no modification date, so the watermark stays `-1` and every run fetches the
 /// describe again; ghost cleaning never deletes it, as in Mobile SDK.
-public struct MetadataSyncDownTarget: SyncDownTarget {
+public struct MetadataSyncDownTarget: SingleRecordSyncDownTarget {
     /// The sObject type described.
     public let sobjectType: String
     /// `Id`.
@@ -31,21 +31,34 @@ public struct MetadataSyncDownTarget: SyncDownTarget {
     /// Fetches the describe result.
     public mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
         let describe = try await context.requireClient().describe(type: sobjectType)
-        guard case .object(var fields) = describe else {
-            throw SalesforceError(code: .invalidResponse, message: "The describe of \(sobjectType) is not an object.")
-        }
-        fields[idFieldName] = .string(sobjectType)
         totalSize = 1
-        return [.object(fields)]
+        return [try Self.record(describe, id: sobjectType, what: "The describe of \(sobjectType)")]
     }
 
+}
+
+/// A target that stores one record per run (metadata, layout): no second page, no ghosts.
+protocol SingleRecordSyncDownTarget: SyncDownTarget {}
+
+extension SingleRecordSyncDownTarget {
     /// No second page.
     public mutating func continueFetch(_ context: SyncDownContext) async throws -> [JSONValue]? {
         nil
     }
 
-    /// Every local id: a describe is never a ghost.
+    /// Every local id: the record is never a ghost.
     public func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String> {
         Set(localIds)
+    }
+
+    /// The server's answer as the stored record, with `Id` set to `id`.
+    ///
+    /// - Throws: `SalesforceError` `.invalidResponse` when the answer is not a JSON object.
+    static func record(_ answer: JSONValue, id: String, what: String) throws -> JSONValue {
+        guard case .object(var fields) = answer else {
+            throw SalesforceError(code: .invalidResponse, message: "\(what) is not an object.")
+        }
+        fields[SyncDownTargetDescriptor.idFieldNameDefault] = .string(id)
+        return .object(fields)
     }
 }

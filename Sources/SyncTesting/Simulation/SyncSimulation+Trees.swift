@@ -30,17 +30,6 @@ extension SyncSimulation {
             parentIdFieldName: "AccountId", externalIdFieldName: "ExternalId__c"),
         relationshipType: .masterDetail)
 
-    /// The standard schema with Contact's `AccountId` a master-detail reference.
-    static func schemaWithContactsAsDetails() -> OrgSchema {
-        var schema = OrgSchema.standard
-        guard var contact = schema.object(named: "Contact"),
-            let index = contact.fields.firstIndex(where: { $0.name == "AccountId" })
-        else { return schema }
-        contact.fields[index].cascadeDelete = true
-        schema.add(contact)
-        return schema
-    }
-
     func setUpTrees() async throws {
         guard let store, let manager else { return }
         let indexes = ["Id", "ExternalId__c", "__local__"].map { IndexSpec(path: $0, type: .string) }

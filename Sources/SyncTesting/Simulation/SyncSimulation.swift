@@ -80,7 +80,9 @@ public final class SyncSimulation {
         }
         simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(
-                data: SimulatorData(schema: Self.schemaWithContactsAsDetails(), records: accounts),
+                data: SimulatorData(
+                    schema: OrgSchema.standard.withCascadeDelete(type: "Contact", field: "AccountId"), records: accounts
+                ),
                 accessToken: "simulation-token", seed: seed),
             sleepClock: ImmediateClock(), logger: logger)
         client = SalesforceClient(
