@@ -79,10 +79,12 @@ public struct ParentChildrenSyncUpRunner: Sendable {
         var attempt = 0
         while true {
             var missing: [Int64] = []
+            // One lookup per pass: without an index on the parent id field it reads the soup once.
+            let children = try LocalLookup(store, childSoup, path: target.relationship.children.parentIdFieldName)
             for (index, parentEntryId) in trees.enumerated() {
                 if shouldStop() { return (summary, true) }
                 let isLastAttempt = attempt >= Self.recreateAttemptCountMax
-                if try await sendTree(parentEntryId, isLastAttempt: isLastAttempt, &requestNumber, &summary) {
+                if try await sendTree(parentEntryId, children, isLastAttempt, &requestNumber, &summary) {
                     missing.append(parentEntryId)
                 }
                 if attempt == 0 { await progress(index + 1, total) }
@@ -119,10 +121,11 @@ public struct ParentChildrenSyncUpRunner: Sendable {
     /// Sends one tree. Returns whether a record of it was missing on the server and was marked
     /// to be created again (so the tree goes once more).
     private func sendTree(
-        _ parentEntryId: Int64, isLastAttempt: Bool, _ requestNumber: inout Int, _ summary: inout SyncUpSummary
+        _ parentEntryId: Int64, _ lookup: LocalLookup, _ isLastAttempt: Bool, _ requestNumber: inout Int,
+        _ summary: inout SyncUpSummary
     ) async throws -> Bool {
         guard let parent = try store.soups.retrieve(parentSoup, ids: [parentEntryId]).first else { return false }
-        let children = try childrenOf(parent)
+        let children = try childrenOf(parent, lookup)
         if options.mergeMode == .leaveIfChanged,
             try await !target.isNewerThanServer(parent: parent, children: children)
         {
@@ -145,10 +148,12 @@ public struct ParentChildrenSyncUpRunner: Sendable {
 
     /// The local children of `parent`: the records of the children soup whose parent id field
     /// holds the parent's id (its local id while it is not created on the server).
-    private func childrenOf(_ parent: JSONValue) throws -> [JSONValue] {
+    private func childrenOf(_ parent: JSONValue, _ lookup: LocalLookup) throws -> [JSONValue] {
         guard let id = parent[target.relationship.parent.idFieldName], !id.isNull else { return [] }
-        let lookup = try LocalLookup(store, childSoup, path: target.relationship.children.parentIdFieldName)
-        return try store.soups.retrieve(childSoup, ids: try lookup.entryIds(id))
+        // Read again: the lookup may be older than the parent's latest outcome.
+        return try store.soups.retrieve(childSoup, ids: try lookup.entryIds(id)).filter {
+            $0[target.relationship.children.parentIdFieldName] == id
+        }
     }
 
     /// Sends the steps of one request with the tree's records read again (an earlier request

@@ -193,6 +193,32 @@ import Testing
         }
     }
 
+    @Test func treesAreFoundInSoupsWithoutIndexesOnTheirIdFields() async throws {
+        try await Harness.with(accounts: 0) { harness in
+            try harness.store.soups.registerSoup("bareAccounts", indexSpecs: [IndexSpec(path: "Name", type: .string)])
+            try harness.store.soups.registerSoup(
+                "bareContacts", indexSpecs: [IndexSpec(path: "LastName", type: .string)])
+            let parent = try harness.store.soups.createLocally(
+                "bareAccounts", ["attributes": ["type": "Account"], "Name": "Bare"])
+            for name in ["One", "Two"] {
+                try harness.store.soups.createLocally(
+                    "bareContacts",
+                    ["attributes": ["type": "Contact"], "LastName": .string(name), "AccountId": parent["Id"] ?? .null])
+            }
+            var relationship = Harness.relationship(.masterDetail)
+            relationship.parent.soupName = "bareAccounts"
+            relationship.children.soupName = "bareContacts"
+            let target = SyncUpTargetDescriptor(
+                parentChildren: relationship, createFieldlist: ["Name"], updateFieldlist: ["Name"],
+                childrenCreateFieldlist: ["LastName"], childrenUpdateFieldlist: ["LastName"])
+            let final = try await harness.manager.syncUp(
+                target: target, options: Self.overwrite, soupName: "bareAccounts")
+            #expect(final.syncUpSummary?.succeeded == 3)
+            let serverId = try #require(harness.simulator.liveRecords(type: "Account").first?["Id"])
+            #expect(try harness.records("bareContacts").allSatisfy { $0["AccountId"] == serverId })
+        }
+    }
+
     @Test func aTreeLargerThanOneCompositeRequestGoesInSeveral() async throws {
         try await Harness.with(accounts: 0) { harness in
             try harness.createTreeLocally("Big", children: 30)
