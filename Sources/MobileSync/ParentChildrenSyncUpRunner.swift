@@ -18,7 +18,7 @@ import SyncCore
 /// the fold marked it to be created again; Mobile SDK re-sends without end, so a server that
 /// keeps answering "does not exist" would loop. Here a record still missing after
 /// ``recreateAttemptCountMax`` new attempts gets `__last_error__` and keeps its changes
-/// (docs/decisions/0319-related-record-targets.md).
+/// (docs/decisions/0321-related-record-targets.md).
 ///
 /// A crash between an intent and its outcome is reconciled as for the other targets: creates
 /// upserted by an external id are sent again (they cannot duplicate), creates without one are

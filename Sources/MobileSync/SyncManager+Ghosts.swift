@@ -81,8 +81,7 @@ extension SyncManager {
     /// The cleaning of a target that writes several soups: the ghosts (owned and unowned) of
     /// each soup, where a parent with a dirty child (in a soup that names a parent id field) is
     /// never a ghost, so the child's change keeps its parent (decision 0321).
-    private func ghosts(of syncId: Int64, main: SoupRemoteIds, related: [SoupRemoteIds]) async throws -> GhostCleaning
-    {
+    private func ghosts(of syncId: Int64, main: SoupRemoteIds, related: [SoupRemoteIds]) async throws -> GhostCleaning {
         func ghostIds(_ soup: SoupRemoteIds) async throws -> (owned: [String], unowned: [String]) {
             let local = try cleanRecords(of: syncId, soupName: soup.soupName, idFieldName: soup.idFieldName)
             let owned = GhostSet.ghostIds(

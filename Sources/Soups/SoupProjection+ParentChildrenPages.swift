@@ -14,7 +14,7 @@ extension SoupProjection {
     /// applied is skipped, parent or child, so an edit made while the sync ran is never
     /// overwritten. Mobile SDK skips the whole tree of a parent with a dirty child; then a
     /// sibling changed on the server in the same run is never fetched again once the watermark
-    /// passes it, so here its clean records are written (docs/decisions/0319-related-record-targets.md).
+    /// passes it, so here its clean records are written (docs/decisions/0321-related-record-targets.md).
     func applyParentChildrenPage(
         _ records: [JSONValue], _ header: ServerEntryHeader, leavesChanges: Bool, in state: SoupState
     ) throws {

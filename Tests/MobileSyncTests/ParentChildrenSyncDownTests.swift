@@ -95,7 +95,7 @@ import Testing
             let accounts = try harness.byId(Harness.accounts)
             let contacts = try harness.byId(Harness.contacts)
             // Only the dirty child is left alone: a sibling skipped with it would never be
-            // fetched again once the watermark passed its change (decision 0319).
+            // fetched again once the watermark passed its change (decision 0321).
             #expect(contacts[Harness.contactId(0)]?["LastName"] == "Mine")
             #expect(contacts[Harness.contactId(0)]?["__local__"] == true)
             #expect(contacts[Harness.contactId(1)]?["LastName"] == "Theirs too")

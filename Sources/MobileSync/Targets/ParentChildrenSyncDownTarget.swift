@@ -9,7 +9,7 @@ public import SyncCore
 /// (``SyncDownTargetDescriptor/parentChildrenQueries(maxTimeStamp:)``), and `totalSize` is the
 /// parents both queries count. The pages of two queries are not in one modification order, and
 /// a page's watermark counts its children, so the watermark advances when the run is DONE
-/// (docs/decisions/0319-related-record-targets.md).
+/// (docs/decisions/0321-related-record-targets.md).
 public struct ParentChildrenSyncDownTarget: SyncDownTarget {
     /// The parents, children and relationship.
     public let relationship: ParentChildrenRelationship

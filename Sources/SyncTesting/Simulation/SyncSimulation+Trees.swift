@@ -197,7 +197,8 @@ extension SyncSimulation {
     /// dirty child.
     private func cleanTreeGhosts(_ manager: SyncManager, _ store: SyncStore) async throws {
         let dirtyChildren = try all(Self.treeChildren).filter(Self.isDirty)
-        let before = try all(Self.treeParents).map { (Self.treeParents, "Account", $0) }
+        let before =
+            try all(Self.treeParents).map { (Self.treeParents, "Account", $0) }
             + all(Self.treeChildren).map { (Self.treeChildren, "Contact", $0) }
         do {
             _ = try await manager.cleanResyncGhosts(name: "treeDown")
@@ -251,7 +252,7 @@ extension SyncSimulation {
     }
 
     /// Faults off: parent/children sync up until nothing is dirty (a parent the server lost is
-    /// created again within two runs: decision 0319's recreate bound).
+    /// created again within two runs: decision 0321's recreate bound).
     func sendTrees(_ manager: SyncManager, _ store: SyncStore) async throws {
         for _ in 0..<3 {
             try await treeUp(manager, store)
