@@ -3,12 +3,14 @@ import SyncCore
 
 /// One run of `cleanResyncGhosts`, as one journal entry: the remote ids the target returned, the
 /// sync's ghosts found locally, and the soup's clean records that no sync down owns and that the
-/// server no longer has (decision 0319).
+/// server no longer has (decision 0319) — for the sync's soup and, for a target that writes
+/// several soups, for each of the others (decision 0322).
 ///
 /// The soup projection deletes both kinds when it folds the entry, re-checking each record (a
 /// ghost still clean and still this sync's; an unowned one still clean and still owned by no
-/// sync), and the sync-state projection records the cleaning, so the deletions and their reason
-/// are one append. docs/mobilesync.md describes the format.
+/// sync; a parent not while a child of it is dirty), and the sync-state projection records the
+/// cleaning, so the deletions and their reason are one append. docs/mobilesync.md describes the
+/// format.
 public struct GhostCleaning: Hashable, Sendable {
     /// The sync that was cleaned.
     public var syncId: Int64
@@ -24,11 +26,44 @@ public struct GhostCleaning: Hashable, Sendable {
     /// and that the server no longer has, sorted: records created here, uploaded, then deleted
     /// on the server before any sync down fetched them.
     public var unownedGhostIds: [String]
+    /// The other soups the target writes (children, the other object types of a briefcase),
+    /// cleaned in the same entry.
+    public var related: [Related]
+
+    /// The cleaning of one more soup of the same sync.
+    public struct Related: Hashable, Sendable {
+        /// The soup.
+        public var soupName: String
+        /// Its records' id field.
+        public var idFieldName: String
+        /// For children: the child field holding the parent's id. The fold then keeps every
+        /// parent (in the cleaning's main soup) that has a dirty child.
+        public var parentIdFieldName: String?
+        /// Every id the target returned for this soup.
+        public var remoteIds: [String]
+        /// The id-field values of this soup's local records of the sync to delete, sorted.
+        public var ghostIds: [String]
+        /// The id-field values of this soup's unowned clean records the server no longer has.
+        public var unownedGhostIds: [String]
+
+        /// Creates the cleaning of one more soup.
+        public init(
+            soupName: String, idFieldName: String, parentIdFieldName: String? = nil, remoteIds: [String],
+            ghostIds: [String], unownedGhostIds: [String] = []
+        ) {
+            self.soupName = soupName
+            self.idFieldName = idFieldName
+            self.parentIdFieldName = parentIdFieldName
+            self.remoteIds = remoteIds
+            self.ghostIds = ghostIds
+            self.unownedGhostIds = unownedGhostIds
+        }
+    }
 
     /// Creates a cleaning.
     public init(
         syncId: Int64, soupName: String, idFieldName: String, remoteIds: [String], ghostIds: [String],
-        unownedGhostIds: [String] = []
+        unownedGhostIds: [String] = [], related: [Related] = []
     ) {
         self.syncId = syncId
         self.soupName = soupName
@@ -36,17 +71,35 @@ public struct GhostCleaning: Hashable, Sendable {
         self.remoteIds = remoteIds
         self.ghostIds = ghostIds
         self.unownedGhostIds = unownedGhostIds
+        self.related = related
     }
 
     /// The entry to append: kind `sync.ghosts.cleaned`, header `syncId`, `soup`, `idFieldName`,
     /// payload `{"remoteIds": [...], "ghostIds": [...]}` plus `"unownedGhostIds": [...]` when
-    /// there are any (so cleanings that find none keep the earlier format).
+    /// there are any (so cleanings that find none keep the earlier format), and `"related":
+    /// [{"soup", "idFieldName", "parentIdFieldName"?, "remoteIds", "ghostIds",
+    /// "unownedGhostIds"?}]` when other soups are cleaned.
     public var journalDraft: JournalEntry.Draft {
         var payload: [String: JSONValue] = [
             "remoteIds": .array(remoteIds.sorted().map(JSONValue.string)),
             "ghostIds": .array(ghostIds.map(JSONValue.string)),
         ]
         if !unownedGhostIds.isEmpty { payload["unownedGhostIds"] = .array(unownedGhostIds.map(JSONValue.string)) }
+        if !related.isEmpty {
+            payload["related"] = .array(
+                related.map { other in
+                    var members: [String: JSONValue] = [
+                        "soup": .string(other.soupName), "idFieldName": .string(other.idFieldName),
+                        "remoteIds": .array(other.remoteIds.sorted().map(JSONValue.string)),
+                        "ghostIds": .array(other.ghostIds.map(JSONValue.string)),
+                    ]
+                    if let field = other.parentIdFieldName { members["parentIdFieldName"] = .string(field) }
+                    if !other.unownedGhostIds.isEmpty {
+                        members["unownedGhostIds"] = .array(other.unownedGhostIds.map(JSONValue.string))
+                    }
+                    return .object(members)
+                })
+        }
         return JournalEntry.Draft(
             kind: .syncGhostsCleaned,
             header: [
@@ -58,6 +111,9 @@ public struct GhostCleaning: Hashable, Sendable {
 
     /// What the sync-state projection keeps of a cleaning entry: how many remote ids, which
     /// ghosts (and unowned ghosts, when there were any), and the entry's sequence.
+    ///
+    /// A cleaning of several soups adds `related`: `[{"soup", "remoteIdCount", "ghostIds"}]`
+    /// (with `unownedGhostIds` when there were any).
     static func summary(of entry: JournalEntry) throws -> JSONValue {
         let payload = try entry.jsonPayload()
         var summary: [String: JSONValue] = [
@@ -66,6 +122,24 @@ public struct GhostCleaning: Hashable, Sendable {
             "sequence": .number(JSONNumber(Int64(entry.sequence))),
         ]
         if let unowned = payload["unownedGhostIds"] { summary["unownedGhostIds"] = unowned }
+        if let related = payload["related"]?.array {
+            summary["related"] = .array(
+                related.map { other in
+                    var members: [String: JSONValue] = [
+                        "soup": other["soup"] ?? .null,
+                        "remoteIdCount": .number(JSONNumber(Int64(other["remoteIds"]?.array?.count ?? 0))),
+                        "ghostIds": other["ghostIds"] ?? .array([]),
+                    ]
+                    if let unowned = other["unownedGhostIds"] { members["unownedGhostIds"] = unowned }
+                    return .object(members)
+                })
+        }
         return .object(summary)
+    }
+
+    /// How many records the cleaning deletes, in every soup.
+    public var ghostCount: Int {
+        ghostIds.count + unownedGhostIds.count
+            + related.reduce(0) { $0 + $1.ghostIds.count + $1.unownedGhostIds.count }
     }
 }

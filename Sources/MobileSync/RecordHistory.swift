@@ -44,7 +44,7 @@ public struct RecordHistory: Sendable {
         var aliases = Aliases(id: id)
         try Self.forEachEntry(of: soup, in: journal) { try aliases.learn(from: $0) }
         let names = aliases.closure()
-        var fold = Fold(entryIds: names.entryIds, serverIds: names.serverIds)
+        var fold = Fold(soup: soup, entryIds: names.entryIds, serverIds: names.serverIds)
         try Self.forEachEntry(of: soup, in: journal) { try fold.fold($0) }
         events = fold.events
     }
@@ -56,7 +56,13 @@ public struct RecordHistory: Sendable {
             let last = try reader.lastSequence
             guard last > 0 else { return }
             try reader.forEachEntry(in: 1...last) { entry in
-                if entry.header["soup"]?.string == soup { try body(entry) }
+                // Children of a parent/children sync are named by `childrenSoup`; a cleaning of
+                // several soups lists the others in its payload, which the fold reads.
+                if entry.header["soup"]?.string == soup || entry.header["childrenSoup"]?.string == soup
+                    || entry.kind == .syncGhostsCleaned
+                {
+                    try body(entry)
+                }
                 return true
             }
         }
@@ -117,8 +123,11 @@ private struct Fold {
     private var exists = false
     /// The `_soupLastModifiedDate` of the record as last saved, to match upload outcomes.
     private var version: JSONValue?
+    /// The soup whose record this is.
+    private let soup: String
 
-    init(entryIds: Set<Int64>, serverIds: Set<String>) {
+    init(soup: String, entryIds: Set<Int64>, serverIds: Set<String>) {
+        self.soup = soup
         self.entryIds = entryIds
         self.serverIds = serverIds
     }
@@ -146,20 +155,7 @@ private struct Fold {
                 exists = false
             }
         case JournalEntry.Kind.syncDownPageFetched.rawValue:
-            let idField = entry.header["idFieldName"]?.string ?? "Id"
-            let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
-            let leavesChanges =
-                entry.header["leaveIfChanged"]?.bool == true || entry.header["mergeMode"]?.string == "LEAVE_IF_CHANGED"
-            for record in try entry.jsonPayload().array ?? [] where matches(record, idField: idField) {
-                let skipped = isDirty && leavesChanges
-                let action = skipped ? "fetched by sync \(syncId), kept the local change" : "fetched by sync \(syncId)"
-                note(entry, action: action, record: record)
-                follow(record, idField: idField)
-                if !skipped {
-                    isDirty = false
-                    exists = true
-                }
-            }
+            try foldPage(entry)
         case JournalEntry.Kind.syncUpOutcome.rawValue:
             let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
             for outcome in try entry.jsonPayload()["outcomes"]?.array ?? [] {
@@ -186,8 +182,14 @@ private struct Fold {
         case "sync.ghosts.cleaned":
             let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
             let payload = try entry.jsonPayload()
+            // The lists of this soup: the cleaning's own when it names this soup, and those of
+            // the related soups it also cleaned (children, other briefcase types).
+            var lists = entry.header["soup"]?.string == soup ? [payload] : []
+            lists += (payload["related"]?.array ?? []).filter { $0["soup"]?.string == soup }
             func names(_ key: String) -> Bool {
-                (payload[key]?.array ?? []).contains { $0.string.map(serverIds.contains) ?? false }
+                lists.contains { list in
+                    (list[key]?.array ?? []).contains { $0.string.map(serverIds.contains) ?? false }
+                }
             }
             if exists, !isDirty, names("ghostIds") {
                 note(entry, action: "removed as a ghost of sync \(syncId)", record: nil)
@@ -202,7 +204,42 @@ private struct Fold {
         }
     }
 
+    /// A fetched page: its records when they go to this soup, or the children nested in them
+    /// when this is the page's children soup (each shown with its parent's id, as stored).
+    private mutating func foldPage(_ entry: JournalEntry) throws {
+        let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
+        let leavesChanges =
+            entry.header["leaveIfChanged"]?.bool == true || entry.header["mergeMode"]?.string == "LEAVE_IF_CHANGED"
+        let parentIdField = entry.header["idFieldName"]?.string ?? "Id"
+        var records = try entry.jsonPayload().array ?? []
+        var idField = parentIdField
+        if entry.header["soup"]?.string != soup {
+            guard let relationship = entry.header[SyncHeader.childrenRelationship]?.string,
+                let parentIdFieldName = entry.header[SyncHeader.childParentIdFieldName]?.string
+            else { return }
+            idField = entry.header[SyncHeader.childIdFieldName]?.string ?? "Id"
+            records = records.flatMap { parent in
+                SyncDownPage.nestedChildren(of: parent, relationshipName: relationship).map { child in
+                    guard case .object(var fields) = child else { return child }
+                    fields[parentIdFieldName] = parent[parentIdField] ?? .null
+                    return .object(fields)
+                }
+            }
+        }
+        for record in records where matches(record, idField: idField) {
+            let skipped = isDirty && leavesChanges
+            let action = skipped ? "fetched by sync \(syncId), kept the local change" : "fetched by sync \(syncId)"
+            note(entry, action: action, record: record)
+            follow(record, idField: idField)
+            if !skipped {
+                isDirty = false
+                exists = true
+            }
+        }
+    }
+
     private func matches(_ record: JSONValue, idField: String) -> Bool {
+
         if let entryId = record["_soupEntryId"]?.number?.int64Value, entryIds.contains(entryId) { return true }
         if let serverId = record[idField]?.string, serverIds.contains(serverId) { return true }
         return false

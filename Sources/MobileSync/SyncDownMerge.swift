@@ -52,5 +52,8 @@ enum LocalFlags {
     static let local = "__local__"
     static let syncId = "__sync_id__"
     static let lastError = "__last_error__"
-    static let dirtyFlags = [local, "__locally_created__", "__locally_updated__", "__locally_deleted__"]
+    static let locallyCreated = "__locally_created__"
+    static let locallyUpdated = "__locally_updated__"
+    static let locallyDeleted = "__locally_deleted__"
+    static let dirtyFlags = [local, locallyCreated, locallyUpdated, locallyDeleted]
 }

@@ -29,10 +29,20 @@ extension SyncDownPage {
             header[SyncHeader.modifiedSince] = .integer(reSyncWindow.modifiedSince)
             header[SyncHeader.reSyncOverlapSeconds] = .integer(Int64(reSyncWindow.overlapSeconds))
         }
+        if let children {
+            header[SyncHeader.childrenSoup] = .string(children.soupName)
+            header[SyncHeader.childrenRelationship] = .string(children.relationshipName)
+            header[SyncHeader.childIdFieldName] = .string(children.idFieldName)
+            header[SyncHeader.childModificationDateFieldName] = .string(children.modificationDateFieldName)
+            header[SyncHeader.childParentIdFieldName] = .string(children.parentIdFieldName)
+        }
         return header
     }
 
     /// Reads a page back from its entry.
+    ///
+    /// A parent/children page also carries `childrenSoup`, `childrenRelationship`,
+    /// `childIdFieldName`, `childModificationDateFieldName` and `childParentIdFieldName`: all or none.
     ///
     /// The `idFieldName` and `mergeMode` header fields are required: the soup projection folds
     /// the page from the entry alone, so an entry without them could not be replayed.
@@ -54,6 +64,15 @@ extension SyncDownPage {
             throw SyncError(
                 .malformedEntry, "Entry \(entry.sequence) (\(entry.kind)): unknown mergeMode \"\(modeText)\".")
         }
+        var children: SyncDownPageDestination.Children?
+        if entry.header[SyncHeader.childrenSoup] != nil {
+            children = SyncDownPageDestination.Children(
+                soupName: try header.string(SyncHeader.childrenSoup),
+                relationshipName: try header.string(SyncHeader.childrenRelationship),
+                idFieldName: try header.string(SyncHeader.childIdFieldName),
+                modificationDateFieldName: try header.string(SyncHeader.childModificationDateFieldName),
+                parentIdFieldName: try header.string(SyncHeader.childParentIdFieldName))
+        }
         self.init(
             syncId: try header.integer(SyncHeader.syncId), soupName: try header.string(SyncHeader.soup),
             pageNumber: try header.integer(SyncHeader.page), records: entry.payload,
@@ -62,7 +81,7 @@ extension SyncDownPage {
             advancesWatermark: try header.bool(SyncHeader.advancesWatermark),
             idFieldName: try header.string(SyncHeader.idFieldName), mergeMode: mode,
             modificationDateFieldName: try header.optionalString(SyncHeader.modificationDateFieldName),
-            reSyncWindow: window)
+            reSyncWindow: window, children: children)
     }
 
     /// The window in an entry's header: both fields or neither, the overlap in range, the

@@ -33,13 +33,19 @@ public struct SyncDownPage: Hashable, Sendable {
     public var modificationDateFieldName: String?
     /// The dates the page's request asked for, when the target says (``SyncDownTarget/reSyncWindow``).
     public var reSyncWindow: ReSyncWindow?
+    /// For a parent/children page: where each record's nested children go. The soup fold
+    /// then stores each record without its children in ``soupName`` and the children in
+    /// their own soup, each with its parent's id.
+    public var children: SyncDownPageDestination.Children?
 
     /// Creates a page.
     public init(
         syncId: Int64, soupName: String, pageNumber: Int64, records: [UInt8], totalSize: Int64, maxTimeStamp: Int64,
         advancesWatermark: Bool, idFieldName: String = SyncDownTargetDescriptor.idFieldNameDefault,
-        mergeMode: MergeMode = .overwrite, modificationDateFieldName: String? = nil, reSyncWindow: ReSyncWindow? = nil
+        mergeMode: MergeMode = .overwrite, modificationDateFieldName: String? = nil, reSyncWindow: ReSyncWindow? = nil,
+        children: SyncDownPageDestination.Children? = nil
     ) {
+        self.children = children
         self.syncId = syncId
         self.soupName = soupName
         self.pageNumber = pageNumber
@@ -84,5 +90,32 @@ public struct SyncDownPage: Hashable, Sendable {
             latest = max(latest, time.millisecondsSinceEpoch)
         }
         return latest
+    }
+
+    /// The latest modification time of a parent/children page, epoch milliseconds, or `-1`.
+    ///
+    /// The parents' time as ``latestModificationTimeStamp(of:fieldName:)`` reads it (`-1` when
+    /// any parent lacks one), raised by each parent's children read the same way with their
+    /// own field, as Mobile SDK does. A page whose parents give `-1` gives `-1` whatever its
+    /// children say: a watermark from a child alone could pass a parent whose time is unknown.
+    ///
+    /// - Complexity: O(*n*) in the parents and children of the page.
+    public static func latestModificationTimeStamp(
+        ofParents parents: [JSONValue], fieldName: String, children: SyncDownPageDestination.Children
+    ) -> Int64 {
+        var latest = latestModificationTimeStamp(of: parents, fieldName: fieldName)
+        guard latest >= 0 else { return -1 }
+        for parent in parents {
+            let nested = nestedChildren(of: parent, relationshipName: children.relationshipName)
+            latest = max(latest, latestModificationTimeStamp(of: nested, fieldName: children.modificationDateFieldName))
+        }
+        return latest
+    }
+
+    /// The children a fetched parent holds under `relationshipName`: the `records` of the
+    /// nested query result, none when it is null or missing (Salesforce sends null for a
+    /// parent without children).
+    public static func nestedChildren(of parent: JSONValue, relationshipName: String) -> [JSONValue] {
+        parent[relationshipName]?["records"]?.array ?? []
     }
 }

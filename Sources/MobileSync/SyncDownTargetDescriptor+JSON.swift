@@ -8,7 +8,8 @@ extension SyncDownTargetDescriptor {
     /// The JSON key of ``reSyncOverlapSeconds``.
     static let reSyncOverlapKey = "reSyncOverlapSeconds"
 
-    /// Parses Mobile SDK target JSON: `type` `soql`, `sosl`, `mru`, `refresh` or `custom`.
+    /// Parses Mobile SDK target JSON: `type` `soql`, `sosl`, `mru`, `refresh`, `parent_children`,
+    /// `briefcase`, `metadata`, `layout` or `custom`.
     ///
     /// A target without `type` but with `iOSImpl` or `androidImpl` is custom. A custom target's
     /// registry key is its `iOSImpl`, or else the last dot-separated part of its `androidImpl`
@@ -16,8 +17,8 @@ extension SyncDownTargetDescriptor {
     /// this library.
     ///
     /// `reSyncOverlapSeconds` is read for the targets that reSync from the watermark (`soql`,
-    /// `refresh`, `custom`); on `sosl` and `mru`, which fetch everything every time, it is kept
-    /// as an uninterpreted key.
+    /// `refresh`, `parent_children`, `briefcase`, `custom`); on `sosl`, `mru`, `metadata` and
+    /// `layout`, which fetch everything every time, it is kept as an uninterpreted key.
     ///
     /// - Throws: ``SyncError/Code/malformedTarget`` naming the bad key or unsupported type, or
     ///   ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized.
@@ -67,6 +68,26 @@ extension SyncDownTargetDescriptor {
             members["fieldlist"] = .array(fieldlist.map(JSONValue.string))
             members["soupName"] = .string(soupName)
             members["countIdsPerSoql"] = .number(JSONNumber(Int64(count)))
+        case .parentChildren(let relationship, let parentFieldlist, let childrenFieldlist, let filter):
+            members["type"] = "parent_children"
+            relationship.write(into: &members)
+            members["parentFieldlist"] = .array(parentFieldlist.map(JSONValue.string))
+            members["childrenFieldlist"] = .array(childrenFieldlist.map(JSONValue.string))
+            members["parentSoqlFilter"] = .string(filter)
+        case .briefcase(let infos, let count):
+            members["type"] = "briefcase"
+            members["infos"] = .array(infos.map(\.json))
+            members["countIdsPerRetrieve"] = .number(JSONNumber(Int64(count)))
+        case .metadata(let type):
+            members["type"] = "metadata"
+            members["sobjectType"] = .string(type)
+        case .layout(let type, let formFactor, let layoutType, let mode, let recordTypeId):
+            members["type"] = "layout"
+            members["sobjectType"] = .string(type)
+            let parameters = [
+                ("formFactor", formFactor), ("layoutType", layoutType), ("mode", mode), ("recordTypeId", recordTypeId),
+            ]
+            for (key, value) in parameters { members[key] = value.map(JSONValue.string) ?? .null }
         case .custom(let key):
             members["type"] = "custom"
             if members[Self.iOSImplKey] == nil, members[Self.androidImplKey] == nil {
@@ -90,6 +111,30 @@ extension SyncDownTargetDescriptor {
             return .refresh(
                 sobjectType: try fields.string("sobjectType"), fieldlist: try fields.stringArray("fieldlist"),
                 soupName: try fields.string("soupName"), countIdsPerSoql: count ?? refreshIdsPerQueryMax)
+        case "parent_children":
+            return .parentChildren(
+                try ParentChildrenRelationship(fields), parentFieldlist: try fields.stringArray("parentFieldlist"),
+                childrenFieldlist: try fields.stringArray("childrenFieldlist"),
+                parentSoqlFilter: try fields.optionalString("parentSoqlFilter") ?? "")
+        case "briefcase":
+            guard let elements = try fields.value("infos").array else {
+                throw SyncError(.malformedTarget, "\(fields.what): \"infos\" must be an array.")
+            }
+            var infos: [BriefcaseObjectInfo] = []
+            for (index, element) in elements.enumerated() {
+                infos.append(
+                    try BriefcaseObjectInfo(
+                        JSONFields(element, what: "\(fields.what) infos[\(index)]", code: .malformedTarget)))
+            }
+            let count = try fields.optionalInteger("countIdsPerRetrieve").map { Int(clamping: $0) }
+            return .briefcase(infos: infos, countIdsPerRetrieve: count ?? briefcaseIdsPerRetrieveMax)
+        case "metadata":
+            return .metadata(sobjectType: try fields.string("sobjectType"))
+        case "layout":
+            return .layout(
+                sobjectType: try fields.string("sobjectType"), formFactor: try fields.optionalString("formFactor"),
+                layoutType: try fields.optionalString("layoutType"), mode: try fields.optionalString("mode"),
+                recordTypeId: try fields.optionalString("recordTypeId"))
         case "custom", nil:
             guard let key = try registryKey(fields) else {
                 throw SyncError(
@@ -99,7 +144,8 @@ extension SyncDownTargetDescriptor {
         case let other?:
             throw SyncError(
                 .malformedTarget,
-                "Sync down target type \"\(other)\" is not supported (soql, sosl, mru, refresh or custom).")
+                "Sync down target type \"\(other)\" is not supported (soql, sosl, mru, refresh, parent_children, "
+                    + "briefcase, metadata, layout or custom).")
         }
     }
 
@@ -117,6 +163,13 @@ extension SyncDownTargetDescriptor {
         case .sosl: return common + ["query"]
         case .mru: return common + ["sobjectType", "fieldlist"]
         case .refresh: return common + ["sobjectType", "fieldlist", "soupName", "countIdsPerSoql", reSyncOverlapKey]
+        case .parentChildren:
+            return common + ParentChildrenRelationship.interpretedKeys + [
+                "parentFieldlist", "childrenFieldlist", "parentSoqlFilter", reSyncOverlapKey,
+            ]
+        case .briefcase: return common + ["infos", "countIdsPerRetrieve", reSyncOverlapKey]
+        case .metadata: return common + ["sobjectType"]
+        case .layout: return common + ["sobjectType", "formFactor", "layoutType", "mode", "recordTypeId"]
         case .custom: return common + [reSyncOverlapKey]
         }
     }
@@ -124,8 +177,8 @@ extension SyncDownTargetDescriptor {
     /// Whether targets of this kind reSync from the watermark, and so read an overlap.
     private static func readsOverlap(_ kind: Kind) -> Bool {
         switch kind {
-        case .soql, .refresh, .custom: true
-        case .sosl, .mru: false
+        case .soql, .refresh, .parentChildren, .briefcase, .custom: true
+        case .sosl, .mru, .metadata, .layout: false
         }
     }
 }

@@ -19,8 +19,8 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     public var modificationDateFieldName: String
     /// How many seconds before the watermark's second a reSync starts asking (JSON key
     /// `reSyncOverlapSeconds`, default 0, written only when not 0): see ``ReSyncWindow``. Read by
-    /// the targets that reSync from the watermark (SOQL, Refresh, and custom targets that use
-    /// ``reSyncWindow(maxTimeStamp:)``).
+    /// the targets that reSync from the watermark (SOQL, Refresh, parent/children, briefcase, and
+    /// custom targets that use ``reSyncWindow(maxTimeStamp:)``).
     ///
     /// With 0 a reSync asks from the start of the watermark's second, which catches every change
     /// committed in that second or later. Widen it when records can be committed with a date
@@ -46,6 +46,20 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
         case refresh(
             sobjectType: String, fieldlist: [String], soupName: String,
             countIdsPerSoql: Int = SyncDownTargetDescriptor.refreshIdsPerQueryMax)
+        /// Parents with their children, one query with a child sub-query per page: parents go to
+        /// the parent soup, children to the children soup with their parent's id.
+        case parentChildren(
+            ParentChildrenRelationship, parentFieldlist: [String], childrenFieldlist: [String],
+            parentSoqlFilter: String)
+        /// The records a briefcase primes: ids from `connect/briefcase/priming-records`, then the
+        /// records of each object type in its own soup.
+        case briefcase(
+            infos: [BriefcaseObjectInfo], countIdsPerRetrieve: Int = SyncDownTargetDescriptor.briefcaseIdsPerRetrieveMax
+        )
+        /// The describe result of one sObject type, stored as one record whose id is the type.
+        case metadata(sobjectType: String)
+        /// The UI API record layout of one sObject type, stored as one record.
+        case layout(sobjectType: String, formFactor: String?, layoutType: String?, mode: String?, recordTypeId: String?)
         /// An app-defined target, found in the target registry under `registryKey`.
         case custom(registryKey: String)
     }
@@ -59,6 +73,9 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     /// The most ids one Refresh query names, and its default: keeps the query text under the
     /// REST API's URL length limit.
     public static let refreshIdsPerQueryMax = 500
+    /// The most ids one briefcase retrieve names, and its default: the REST API's limit for
+    /// `POST composite/sobjects/<type>`.
+    public static let briefcaseIdsPerRetrieveMax = 2000
     /// The default id field.
     public static let idFieldNameDefault = "Id"
     /// The default modification date field.
@@ -71,9 +88,12 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     /// Creates a descriptor, normalizing a SOQL query so it selects the id and modification
     /// date fields and is ordered.
     ///
+    /// A parent/children target's id and date fields are its parent's, whatever is passed.
+    ///
     /// - Throws: ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized;
-    ///   ``SyncError/Code/malformedTarget`` for an overlap outside 0…``reSyncOverlapSecondsMax``,
-    ///   or an overlap on a SOSL or MRU target.
+    ///   ``SyncError/Code/malformedTarget`` for a name that cannot go into a query or a URL, an
+    ///   overlap outside 0…``reSyncOverlapSecondsMax``, or an overlap on a target that fetches
+    ///   everything every run (SOSL, MRU, metadata, layout).
     public init(
         _ kind: Kind, idFieldName: String = Self.idFieldNameDefault,
         modificationDateFieldName: String = Self.modificationDateFieldNameDefault,
@@ -86,18 +106,20 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
                     + "\(Self.reSyncOverlapSecondsMax), not \(reSyncOverlapSeconds).")
         }
         switch kind {
-        case .sosl, .mru:
+        case .sosl, .mru, .metadata, .layout:
             guard reSyncOverlapSeconds == 0 else {
                 throw SyncError(
-                    .malformedTarget, "SOSL and MRU targets fetch everything each run: they take no reSync overlap.")
+                    .malformedTarget,
+                    "SOSL, MRU, metadata and layout targets fetch everything each run: they take no reSync overlap.")
             }
-        case .soql, .refresh, .custom:
+        case .soql, .refresh, .parentChildren, .briefcase, .custom:
             break
         }
         self.idFieldName = idFieldName
         self.modificationDateFieldName = modificationDateFieldName
         self.reSyncOverlapSeconds = reSyncOverlapSeconds
         self.otherFields = otherFields
+        try Self.checkNames(of: kind)
         switch kind {
         case .soql(let query, let maxBatchSize):
             let normalized = try SOQLQuery.normalizedForSyncDown(
@@ -107,6 +129,13 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
             self.kind = .refresh(
                 sobjectType: type, fieldlist: fieldlist, soupName: soupName,
                 countIdsPerSoql: Self.clampedIdsPerQuery(count))
+        case .parentChildren(let relationship, _, _, _):
+            self.kind = kind
+            self.idFieldName = relationship.parent.idFieldName
+            self.modificationDateFieldName = relationship.parent.modificationDateFieldName
+        case .briefcase(let infos, let count):
+            let clamped = count > 0 ? min(count, Self.briefcaseIdsPerRetrieveMax) : Self.briefcaseIdsPerRetrieveMax
+            self.kind = .briefcase(infos: infos, countIdsPerRetrieve: clamped)
         default:
             self.kind = kind
         }

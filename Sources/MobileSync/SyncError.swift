@@ -42,7 +42,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case malformedJSON, malformedTarget, malformedOptions, malformedState, malformedQuery, malformedConfig,
                 malformedEntry, duplicateName, invalidName, syncNotFound, syncRunning, managerStopped, wrongType,
-                unknownTarget, notConnected, invalidRecords, leaseUnavailable
+                unknownTarget, notConnected, invalidRecords, leaseUnavailable, incompleteRemoteIds, fetchFailed
         }
 
         private let value: Value
@@ -83,6 +83,11 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         /// folder is not writable, or the system refuses file locks): a store problem, not a sync
         /// running elsewhere, which is ``syncRunning``.
         public static let leaseUnavailable = Code(value: .leaseUnavailable)
+        /// The server could not list every remote id (a briefcase rule failed), so ghost
+        /// cleaning deletes nothing.
+        public static let incompleteRemoteIds = Code(value: .incompleteRemoteIds)
+        /// A layout or metadata fetch needed the server, its sync failed, and nothing was cached.
+        public static let fetchFailed = Code(value: .fetchFailed)
 
         /// The code's name, such as `malformedQuery`.
         public var description: String {

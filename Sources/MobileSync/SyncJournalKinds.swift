@@ -29,4 +29,11 @@ enum SyncHeader {
     static let modificationDateFieldName = "modificationDateFieldName"
     static let modifiedSince = "modifiedSince"
     static let reSyncOverlapSeconds = "reSyncOverlapSeconds"
+    static let childrenSoup = "childrenSoup"
+    static let childrenRelationship = "childrenRelationship"
+    static let childIdFieldName = "childIdFieldName"
+    static let childModificationDateFieldName = "childModificationDateFieldName"
+    static let childParentIdFieldName = "childParentIdFieldName"
+    static let relationshipType = "relationshipType"
+    static let childExternalIdFieldName = "childExternalIdFieldName"
 }

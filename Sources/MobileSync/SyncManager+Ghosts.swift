@@ -23,10 +23,14 @@ extension SyncManager {
     /// (decision 0319). Without a Salesforce connection, or for a record without an sObject type,
     /// that check is skipped and the records are kept.
     ///
+    /// A target that writes several soups (parent/children, briefcase) lists each soup's remote
+    /// ids (``SyncDownTarget/remoteIdsBySoup(_:)``); every soup is cleaned the same way, and a
+    /// parent with a dirty child is never a ghost (decision 0322).
+    ///
     /// The remote ids and both kinds of ghosts are one journal entry; the sync's state is not
     /// changed.
     ///
-    /// - Returns: how many records were deleted.
+    /// - Returns: how many records were deleted, in every soup.
     /// - Throws: ``SyncError/Code/syncNotFound``, ``SyncError/Code/syncRunning`` (also when
     ///   another process runs or cleans the sync), ``SyncError/Code/managerStopped`` (also when a
     ///   stop is requested during the cleaning), ``SyncError/Code/wrongType`` ("Cannot run
@@ -43,26 +47,28 @@ extension SyncManager {
         defer { turns.release() }
         // A stop requested while the cleaning waited for its turn ends it before any request.
         try checkAccepting()
-        let idFieldName = descriptor.idFieldName
-        let local = try cleanRecords(of: sync, idFieldName: idFieldName)
-        let localIds = local.owned.compactMap { $0[idFieldName]?.string }
         let context = SyncDownContext(
             syncId: id, soupName: sync.soupName, soups: store.soups, client: client, logger: logger)
-        let remoteIds = try await targets.makeTarget(for: descriptor).remoteIds(context, localIds: localIds)
-        let unownedGhosts = try await missingOnServer(local.unowned, idFieldName: idFieldName, known: remoteIds)
+        let target = try targets.makeTarget(for: descriptor)
+        let cleaning: GhostCleaning
+        if let soups = try await target.remoteIdsBySoup(context), let main = soups.first {
+            cleaning = try await ghosts(of: id, main: main, related: Array(soups.dropFirst()))
+        } else {
+            let idFieldName = descriptor.idFieldName
+            let local = try cleanRecords(of: id, soupName: sync.soupName, idFieldName: idFieldName)
+            let localIds = local.owned.compactMap { $0[idFieldName]?.string }
+            let remoteIds = try await target.remoteIds(context, localIds: localIds)
+            let unownedGhosts = try await missingOnServer(local.unowned, idFieldName: idFieldName, known: remoteIds)
+            let ghosts = GhostSet.ghostIds(
+                localRecords: local.owned, idFieldName: idFieldName, syncId: id, remoteIds: remoteIds)
+            cleaning = GhostCleaning(
+                syncId: id, soupName: sync.soupName, idFieldName: idFieldName, remoteIds: Array(remoteIds),
+                ghostIds: ghosts, unownedGhostIds: unownedGhosts)
+        }
         try checkAccepting()
-        let ghosts = GhostSet.ghostIds(
-            localRecords: local.owned, idFieldName: idFieldName, syncId: id, remoteIds: remoteIds)
-        let cleaning = GhostCleaning(
-            syncId: id, soupName: sync.soupName, idFieldName: idFieldName, remoteIds: Array(remoteIds),
-            ghostIds: ghosts, unownedGhostIds: unownedGhosts)
         try store.journal.append(cleaning.journalDraft)
-        logger.info(
-            "Ghosts cleaned",
-            metadata: [
-                "sync.id": "\(id)", "sync.ghosts": "\(ghosts.count)", "sync.ghosts.unowned": "\(unownedGhosts.count)",
-            ])
-        return ghosts.count + unownedGhosts.count
+        logger.info("Ghosts cleaned", metadata: ["sync.id": "\(id)", "sync.ghosts": "\(cleaning.ghostCount)"])
+        return cleaning.ghostCount
     }
 
     /// Deletes the ghosts of the sync named `name`; see ``cleanResyncGhosts(id:)``.
@@ -72,10 +78,43 @@ extension SyncManager {
         return try await cleanResyncGhosts(id: sync.id)
     }
 
-    /// The clean records of the sync's soup, read page by page: those this sync wrote
+    /// The cleaning of a target that writes several soups: the ghosts (owned and unowned) of
+    /// each soup, where a parent with a dirty child (in a soup that names a parent id field) is
+    /// never a ghost, so the child's change keeps its parent (decision 0322).
+    private func ghosts(of syncId: Int64, main: SoupRemoteIds, related: [SoupRemoteIds]) async throws -> GhostCleaning {
+        func ghostIds(_ soup: SoupRemoteIds) async throws -> (owned: [String], unowned: [String]) {
+            let local = try cleanRecords(of: syncId, soupName: soup.soupName, idFieldName: soup.idFieldName)
+            let owned = GhostSet.ghostIds(
+                localRecords: local.owned, idFieldName: soup.idFieldName, syncId: syncId, remoteIds: soup.remoteIds)
+            let unowned = try await missingOnServer(local.unowned, idFieldName: soup.idFieldName, known: soup.remoteIds)
+            return (owned, unowned)
+        }
+        var parentsWithDirtyChildren = Set<String>()
+        for children in related {
+            guard let field = children.parentIdFieldName else { continue }
+            for child in try store.soups.dirtyRecords(children.soupName) {
+                if let parentId = child[field]?.string { parentsWithDirtyChildren.insert(parentId) }
+            }
+        }
+        let parents = try await ghostIds(main)
+        var others: [GhostCleaning.Related] = []
+        for soup in related {
+            let ghosts = try await ghostIds(soup)
+            others.append(
+                GhostCleaning.Related(
+                    soupName: soup.soupName, idFieldName: soup.idFieldName, parentIdFieldName: soup.parentIdFieldName,
+                    remoteIds: Array(soup.remoteIds), ghostIds: ghosts.owned, unownedGhostIds: ghosts.unowned))
+        }
+        return GhostCleaning(
+            syncId: syncId, soupName: main.soupName, idFieldName: main.idFieldName, remoteIds: Array(main.remoteIds),
+            ghostIds: parents.owned.filter { !parentsWithDirtyChildren.contains($0) },
+            unownedGhostIds: parents.unowned.filter { !parentsWithDirtyChildren.contains($0) }, related: others)
+    }
+
+    /// The clean records of `soupName`, read page by page: those sync `syncId` wrote
     /// (`__sync_id__` is its id), and those no sync down wrote (no `__sync_id__`, `__local__`
     /// `false`, a server id in the id field).
-    private func cleanRecords(of sync: SyncState, idFieldName: String) throws -> (
+    private func cleanRecords(of syncId: Int64, soupName: String, idFieldName: String) throws -> (
         owned: [JSONValue], unowned: [JSONValue]
     ) {
         var owned: [JSONValue] = []
@@ -83,10 +122,10 @@ extension SyncManager {
         var pageIndex = 0
         while true {
             let page = try store.soups.query(
-                QuerySpec.all(sync.soupName, pageSize: Self.ghostScanPageSize), pageIndex: pageIndex)
+                QuerySpec.all(soupName, pageSize: Self.ghostScanPageSize), pageIndex: pageIndex)
             for record in page {
                 let owner = record[LocalFlags.syncId] ?? .null
-                if owner.number?.int64Value == sync.id, !SyncDownMerge.isDirty(record) {
+                if owner.number?.int64Value == syncId, !SyncDownMerge.isDirty(record) {
                     owned.append(record)
                 } else if owner.isNull, record[LocalFlags.local] == .bool(false),
                     let id = record[idFieldName]?.string, !id.hasPrefix(Self.localIdPrefix)

@@ -170,14 +170,8 @@ extension SyncManager {
                     return try finish(&run, .failed, message)
                 }
                 let serialized = SerializedPage(records: batch)
-                let page = SyncDownPage(
-                    syncId: run.state.id, soupName: run.state.soupName, pageNumber: pageNumber,
-                    records: serialized.bytes, totalSize: target.totalSize,
-                    maxTimeStamp: SyncDownPage.latestModificationTimeStamp(
-                        of: batch, fieldName: target.modificationDateFieldName),
-                    advancesWatermark: target.isSortedByModificationDate, idFieldName: target.idFieldName,
-                    mergeMode: run.state.options.mergeMode, modificationDateFieldName: target.modificationDateFieldName,
-                    reSyncWindow: target.reSyncWindow)
+                let page = Self.page(
+                    batch, bytes: serialized.bytes, number: pageNumber, of: target, for: run.state)
                 pending.append(
                     (page, FetchedPage(draft: page.serializedJournalDraft, page: serialized, records: batch)))
                 if pending.count >= pagesPerCommit { try commitPending() }
@@ -198,6 +192,32 @@ extension SyncManager {
             logger.warning("Sync down failed", metadata: ["sync.id": "\(run.state.id)", "sync.error": "\(error)"])
             return try finish(&run, .failed, "\(error)")
         }
+    }
+
+    /// The entry of one fetched page: its destination (the sync's soup, unless the target says
+    /// otherwise), its watermark and the run's bookkeeping.
+    private static func page(
+        _ records: [JSONValue], bytes: [UInt8], number: Int64, of target: any SyncDownTarget, for sync: SyncState
+    ) -> SyncDownPage {
+        let destination =
+            target.pageDestination
+            ?? SyncDownPageDestination(
+                soupName: sync.soupName, idFieldName: target.idFieldName,
+                modificationDateFieldName: target.modificationDateFieldName)
+        let maxTimeStamp =
+            if let children = destination.children {
+                SyncDownPage.latestModificationTimeStamp(
+                    ofParents: records, fieldName: destination.modificationDateFieldName, children: children)
+            } else {
+                SyncDownPage.latestModificationTimeStamp(
+                    of: records, fieldName: destination.modificationDateFieldName)
+            }
+        return SyncDownPage(
+            syncId: sync.id, soupName: destination.soupName, pageNumber: number, records: bytes,
+            totalSize: target.totalSize, maxTimeStamp: maxTimeStamp,
+            advancesWatermark: target.isSortedByModificationDate, idFieldName: destination.idFieldName,
+            mergeMode: sync.options.mergeMode, modificationDateFieldName: destination.modificationDateFieldName,
+            reSyncWindow: target.reSyncWindow, children: destination.children)
     }
 
     private func finish(_ run: inout SyncDownRun, _ status: SyncStatus, _ error: String = "") throws -> SyncState {

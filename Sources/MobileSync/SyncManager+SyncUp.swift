@@ -81,14 +81,26 @@ extension SyncManager {
         guard state == .acceptingSyncs else { return try finishSyncUp(&sync, .stopped) }
         let progress = SyncUpProgress(sync)
         do {
-            let runner = SyncUpRunner(
-                store: store, target: try syncUpTargets.makeTarget(for: descriptor, client: client), syncId: sync.id,
-                soupName: sync.soupName, options: sync.options, client: client)
-            let (summary, stopped) = try await runner.run(
-                shouldStop: { [weak self] in self?.state != .acceptingSyncs },
-                progress: { done, total in
-                    for state in progress.advance(done: done, total: total) { await self.report(state, onUpdate) }
-                })
+            let shouldStop: @Sendable () -> Bool = { [weak self] in self?.state != .acceptingSyncs }
+            let report: @Sendable (Int, Int) async -> Void = { done, total in
+                for state in progress.advance(done: done, total: total) { await self.report(state, onUpdate) }
+            }
+            let (summary, stopped): (SyncUpSummary, Bool)
+            if case .parentChildren = descriptor.kind {
+                guard let client else {
+                    throw SyncError(
+                        .notConnected, "Sync up needs a Salesforce connection and the sync manager has none.")
+                }
+                let runner = ParentChildrenSyncUpRunner(
+                    store: store, target: try ParentChildrenSyncUpTarget(descriptor, client: client), syncId: sync.id,
+                    options: sync.options)
+                (summary, stopped) = try await runner.run(shouldStop: shouldStop, progress: report)
+            } else {
+                let runner = SyncUpRunner(
+                    store: store, target: try syncUpTargets.makeTarget(for: descriptor, client: client),
+                    syncId: sync.id, soupName: sync.soupName, options: sync.options, client: client)
+                (summary, stopped) = try await runner.run(shouldStop: shouldStop, progress: report)
+            }
             sync = progress.current
             sync.syncUpSummary = summary
             for failure in summary.failed {

@@ -39,7 +39,7 @@ extension SyncManager {
 
     /// Creates syncs in one write transaction: all of them, or none when one is refused.
     func createSyncs(_ syncs: [NewSync]) throws -> [SyncState] {
-        for soupName in Set(syncs.map(\.soupName)).sorted() where !(try store.soups.hasSoup(soupName)) {
+        for soupName in Set(syncs.flatMap(Self.soupsWritten)).sorted() where !(try store.soups.hasSoup(soupName)) {
             throw SoupError(.unknownSoup, "no soup named '\(soupName)': a sync needs its soup registered first")
         }
         return try store.journal.write { writer in
@@ -56,6 +56,26 @@ extension SyncManager {
                 try writer.append(state.createdEntryDraft)
                 return state
             }
+        }
+    }
+
+    /// The soups a sync reads and writes, which must exist before it is created: its own soup,
+    /// or the soups its target names instead: parent/children and briefcase targets write only
+    /// those, so their own soup name is free (Mobile SDK's sample config says `does-not-matter`).
+    static func soupsWritten(by sync: NewSync) -> [String] {
+        switch sync.target {
+        case .syncDown(let target):
+            switch target.kind {
+            case .parentChildren(let relationship, _, _, _):
+                return [relationship.parent.soupName, relationship.children.soupName]
+            case .briefcase(let infos, _):
+                return infos.map(\.soupName)
+            default:
+                return [sync.soupName]
+            }
+        case .syncUp(let target):
+            guard case .parentChildren(let relationship, _, _) = target.kind else { return [sync.soupName] }
+            return [relationship.parent.soupName, relationship.children.soupName]
         }
     }
 

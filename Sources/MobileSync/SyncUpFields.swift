@@ -56,13 +56,26 @@ public enum SyncUpFields {
         _ record: JSONValue, for action: SyncUpAction, target: some SyncUpTarget, fieldlist: [String]?
     ) throws(SyncError) -> [String: JSONValue] {
         let names = (action == .create ? target.createFieldlist : target.updateFieldlist) ?? fieldlist
-        guard let names else { throw SyncError(.malformedOptions, "No fields specified") }
-        var fields: [String: JSONValue] = [:]
-        for name in names where name != target.idFieldName && name != target.modificationDateFieldName {
-            if let value = record.projected(name) { fields[name] = value }
-        }
+        var fields = try Self.fields(
+            record, names: names, idFieldName: target.idFieldName,
+            modificationDateFieldName: target.modificationDateFieldName)
         if action == .create, let marker = target.markerFieldName, let localId = record[target.idFieldName]?.string {
             fields[marker] = .string(localId)
+        }
+        return fields
+    }
+
+    /// The values of `names` in `record`, without the id and modification date fields; a
+    /// present null is kept, an absent field left out.
+    ///
+    /// - Throws: ``SyncError/Code/malformedOptions`` "No fields specified" when `names` is `nil`.
+    static func fields(
+        _ record: JSONValue, names: [String]?, idFieldName: String, modificationDateFieldName: String
+    ) throws(SyncError) -> [String: JSONValue] {
+        guard let names else { throw SyncError(.malformedOptions, "No fields specified") }
+        var fields: [String: JSONValue] = [:]
+        for name in names where name != idFieldName && name != modificationDateFieldName {
+            if let value = record.projected(name) { fields[name] = value }
         }
         return fields
     }
@@ -70,9 +83,13 @@ public enum SyncUpFields {
     /// The external id to upsert a locally created record by: the target names a field and the
     /// record has a value there that is not a local id.
     public static func externalId(of record: JSONValue, target: some SyncUpTarget) -> (field: String, value: String)? {
-        guard let field = target.externalIdFieldName, let value = record.projected(field, keepsNull: false) else {
-            return nil
-        }
+        externalId(of: record, field: target.externalIdFieldName)
+    }
+
+    /// The value of `field` in a locally created record when it can be upserted by it: present,
+    /// not null, and not a local id.
+    static func externalId(of record: JSONValue, field: String?) -> (field: String, value: String)? {
+        guard let field, let value = record.projected(field, keepsNull: false) else { return nil }
         let text = value.string ?? value.serializedString
         guard !text.hasPrefix("local_") else { return nil }
         return (field, text)

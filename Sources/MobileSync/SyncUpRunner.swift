@@ -130,27 +130,35 @@ public struct SyncUpRunner: Sendable {
 
     /// Closes the uploads a crash left open; returns the highest request number used so far.
     private func reconcile(into summary: inout SyncUpSummary) async throws -> Int {
+        try await Self.reconcile(
+            store: store, syncId: syncId, soupName: soupName, idFieldName: target.idFieldName,
+            mergeMode: options.mergeMode, into: &summary
+        ) { item, entryId, summary in
+            try await reconciled(item, entryId: entryId, into: &summary)
+        }
+    }
+
+    /// Closes the uploads of sync `syncId` a crash left open: one outcome entry per pending
+    /// intent, each record's outcome given by `outcome`. Returns the highest request number used.
+    static func reconcile(
+        store: SyncStore, syncId: Int64, soupName: String, idFieldName: String, mergeMode: MergeMode,
+        into summary: inout SyncUpSummary,
+        outcome: (_ item: JSONValue, _ entryId: Int64, _ summary: inout SyncUpSummary) async throws -> SyncUpOutcome
+    ) async throws -> Int {
         var highest = 0
         for intent in try store.pendingUploads(syncId: syncId) {
-            let requestId = intent["requestId"]?.string ?? ""
-            if let number = requestId.split(separator: "-").last.flatMap({ Int($0) }) { highest = max(highest, number) }
-            let records = intent["records"]?.array ?? []
-            var items: [SyncUpUpload.Item] = []
-            var outcomes: [SyncUpOutcome] = []
-            for item in records {
-                let entryId = item["entryId"]?.number?.int64Value ?? 0
-                var upload = SyncUpUpload.Item(record: [:], idFieldName: target.idFieldName, externalId: nil)
-                upload.entryId = entryId
-                upload.version = item["version"] ?? .null
-                upload.id = item["id"]?.string
-                upload.externalId = item["externalId"]?.string
-                items.append(upload)
-                outcomes.append(try await reconciled(item, entryId: entryId, into: &summary))
+            var upload = SyncUpUpload(
+                pendingIntent: intent, mergeMode: mergeMode, defaultSoup: soupName, defaultIdFieldName: idFieldName)
+            // An outcome needs no external id field (only an intent's fold reads it), and the
+            // outcomes of reconciliation have always been journaled without it.
+            upload.externalIdFieldName = nil
+            if let number = upload.requestId.split(separator: "-").last.flatMap({ Int($0) }) {
+                highest = max(highest, number)
             }
-            let upload = SyncUpUpload(
-                syncId: syncId, soupName: intent["soup"]?.string ?? soupName, requestId: requestId,
-                idFieldName: intent["idFieldName"]?.string ?? target.idFieldName, mergeMode: options.mergeMode,
-                items: items)
+            var outcomes: [SyncUpOutcome] = []
+            for (item, record) in zip(upload.items, intent["records"]?.array ?? []) {
+                outcomes.append(try await outcome(record, item.entryId, &summary))
+            }
             try store.journal.append(upload.outcomeDraft(outcomes))
         }
         return highest

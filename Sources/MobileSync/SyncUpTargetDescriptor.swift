@@ -37,6 +37,11 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         case batch
         /// One REST call per record.
         case singleRecord
+        /// Parents and their children, one composite request per parent with its dirty children
+        /// (Mobile SDK's `ParentChildrenSyncUpTarget`). The parents' create and update lists are
+        /// ``SyncUpTargetDescriptor/createFieldlist`` and ``SyncUpTargetDescriptor/updateFieldlist``.
+        case parentChildren(
+            ParentChildrenRelationship, childrenCreateFieldlist: [String]?, childrenUpdateFieldlist: [String]?)
         /// An app-defined target, found in the target registry under `registryKey`.
         case custom(registryKey: String)
     }
@@ -52,23 +57,60 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         self.otherFields = [:]
     }
 
+    /// Creates a parent/children descriptor: its id, date and external id fields are the
+    /// parent's, and `createFieldlist`/`updateFieldlist` are the parents' lists.
+    public init(
+        parentChildren relationship: ParentChildrenRelationship, createFieldlist: [String]?,
+        updateFieldlist: [String]?, childrenCreateFieldlist: [String]?, childrenUpdateFieldlist: [String]?
+    ) {
+        self.init(
+            .parentChildren(
+                relationship, childrenCreateFieldlist: childrenCreateFieldlist,
+                childrenUpdateFieldlist: childrenUpdateFieldlist),
+            idFieldName: relationship.parent.idFieldName,
+            modificationDateFieldName: relationship.parent.modificationDateFieldName)
+        self.createFieldlist = createFieldlist
+        self.updateFieldlist = updateFieldlist
+        externalIdFieldName = relationship.parent.externalIdFieldName
+    }
+
     /// Parses Mobile SDK sync-up target JSON.
+    ///
+    /// A parent/children target (class `ParentChildrenSyncUpTarget`) also reads `parent`,
+    /// `children`, `relationshipType`, `childrenCreateFieldlist` and `childrenUpdateFieldlist`.
     ///
     /// - Throws: ``SyncError/Code/malformedTarget`` naming the bad key.
     public init(json: JSONValue) throws(SyncError) {
         let fields = try JSONFields(json, what: "Sync up target", code: .malformedTarget)
-        self.init(
-            Self.kind(
-                iOS: try fields.optionalString(SyncDownTargetDescriptor.iOSImplKey),
-                android: try fields.optionalString(SyncDownTargetDescriptor.androidImplKey)),
-            idFieldName: try fields.optionalString("idFieldName") ?? SyncDownTargetDescriptor.idFieldNameDefault,
-            modificationDateFieldName: try fields.optionalString("modificationDateFieldName")
-                ?? SyncDownTargetDescriptor.modificationDateFieldNameDefault)
+        var kind = Self.kind(
+            iOS: try fields.optionalString(SyncDownTargetDescriptor.iOSImplKey),
+            android: try fields.optionalString(SyncDownTargetDescriptor.androidImplKey))
+        var idField = try fields.optionalString("idFieldName") ?? SyncDownTargetDescriptor.idFieldNameDefault
+        var dateField =
+            try fields.optionalString("modificationDateFieldName")
+            ?? SyncDownTargetDescriptor.modificationDateFieldNameDefault
+        var interpreted = Self.interpretedKeys
+        if kind == Self.parentChildrenMarker {
+            let relationship = try ParentChildrenRelationship(fields)
+            kind = .parentChildren(
+                relationship, childrenCreateFieldlist: try fields.optionalStringArray("childrenCreateFieldlist"),
+                childrenUpdateFieldlist: try fields.optionalStringArray("childrenUpdateFieldlist"))
+            idField = relationship.parent.idFieldName
+            dateField = relationship.parent.modificationDateFieldName
+            interpreted +=
+                ParentChildrenRelationship.interpretedKeys + [
+                    "childrenCreateFieldlist", "childrenUpdateFieldlist",
+                ]
+        }
+        self.init(kind, idFieldName: idField, modificationDateFieldName: dateField)
         createFieldlist = try fields.optionalStringArray("createFieldlist")
         updateFieldlist = try fields.optionalStringArray("updateFieldlist")
         externalIdFieldName = try fields.optionalString("externalIdFieldName")
+        if case .parentChildren(let relationship, _, _) = kind {
+            externalIdFieldName = relationship.parent.externalIdFieldName
+        }
         var others = fields.members
-        for key in Self.interpretedKeys { others[key] = nil }
+        for key in interpreted { others[key] = nil }
         if let largest = kind.batchSizeMax {
             let asked = try fields.optionalInteger(Self.maxBatchSizeKey)
             maxBatchSize = asked.flatMap { $0 < Int64(largest) ? Int(Swift.max($0, 1)) : nil }
@@ -97,6 +139,12 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         if let largest = kind.batchSizeMax {
             members[Self.maxBatchSizeKey] = .number(JSONNumber(Int64(SyncUpFields.batchSize(self, max: largest))))
         }
+        if case .parentChildren(let relationship, let childrenCreate, let childrenUpdate) = kind {
+            relationship.write(into: &members)
+            members["externalIdFieldName"] = nil
+            if let childrenCreate { members["childrenCreateFieldlist"] = .array(childrenCreate.map(JSONValue.string)) }
+            if let childrenUpdate { members["childrenUpdateFieldlist"] = .array(childrenUpdate.map(JSONValue.string)) }
+        }
         let names = Self.classNames(of: kind)
         if members[SyncDownTargetDescriptor.iOSImplKey] == nil, members[SyncDownTargetDescriptor.androidImplKey] == nil
         {
@@ -117,7 +165,11 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         "CollectionSyncUpTarget": .collection, "SFCollectionSyncUpTarget": .collection,
         "BatchSyncUpTarget": .batch, "SFBatchSyncUpTarget": .batch,
         "SyncUpTarget": .singleRecord, "SFSyncUpTarget": .singleRecord,
+        "ParentChildrenSyncUpTarget": parentChildrenMarker, "SFParentChildrenSyncUpTarget": parentChildrenMarker,
     ]
+
+    /// The kind a parent/children class name maps to before its `parent` and `children` are read.
+    private static let parentChildrenMarker = Kind.custom(registryKey: "ParentChildrenSyncUpTarget")
 
     /// The class names written for `kind` so both SDKs read the target back: none for the
     /// default collection target, Mobile SDK's names for the others, the key for a custom one.
@@ -127,6 +179,7 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         case .collection: return (nil, nil)
         case .batch: return ("SFBatchSyncUpTarget", package + "BatchSyncUpTarget")
         case .singleRecord: return ("SFSyncUpTarget", package + "SyncUpTarget")
+        case .parentChildren: return ("SFParentChildrenSyncUpTarget", package + "ParentChildrenSyncUpTarget")
         case .custom(let key): return (key, nil)
         }
     }
@@ -144,7 +197,7 @@ extension SyncUpTargetDescriptor.Kind {
         switch self {
         case .batch: SyncUpFields.batchSizeMax
         case .collection: SyncUpFields.collectionSizeMax
-        case .singleRecord, .custom: nil
+        case .singleRecord, .custom, .parentChildren: nil
         }
     }
 }

@@ -39,6 +39,10 @@ public struct SyncUpTargetRegistry: Sendable {
             throw SyncError(.notConnected, "Sync up needs a Salesforce connection and the sync manager has none.")
         }
         switch descriptor.kind {
+        case .parentChildren:
+            throw SyncError(
+                .wrongType,
+                "A parent/children sync up sends trees of records, not single records; run it through SyncManager.")
         case .singleRecord: return RESTSyncUpTarget(descriptor, client: client)
         case .batch: return CompositeSyncUpTarget(descriptor, client: client)
         case .collection, .custom: return CollectionSyncUpTarget(descriptor, client: client)

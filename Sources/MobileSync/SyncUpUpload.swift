@@ -29,14 +29,51 @@ public struct SyncUpUpload: Hashable, Sendable {
         public var id: String?
         /// The external id a create is upserted by, if any.
         public var externalId: String?
+        /// The record's soup when it is not the upload's (a child of a parent/children upload).
+        public var soup: String?
 
         /// Describes `record` (a soup record with `_soupEntryId`) for an upload.
-        public init(record: JSONValue, idFieldName: String, externalId: String?) {
+        public init(record: JSONValue, idFieldName: String, externalId: String?, soup: String? = nil) {
             entryId = record["_soupEntryId"]?.number?.int64Value ?? 0
             action = SyncUpAction(record: record)
             version = record["_soupLastModifiedDate"] ?? .null
             id = record[idFieldName]?.string
             self.externalId = externalId
+            self.soup = soup
+        }
+    }
+
+    /// The children side of a parent/children upload: the upload's soup holds the parents.
+    public struct Children: Hashable, Sendable {
+        /// The children's soup.
+        public var soupName: String
+        /// The children's id field, which receives a created child's server id.
+        public var idFieldName: String
+        /// The child field holding its parent's id.
+        public var parentIdFieldName: String
+        /// The field children's creates are upserted by, if any.
+        public var externalIdFieldName: String?
+        /// How children depend on their parent, which decides what a parent's outcome does to them.
+        public var relationshipType: ParentChildrenRelationship.RelationshipType
+
+        /// The children side of `relationship`.
+        public init(_ relationship: ParentChildrenRelationship) {
+            self.init(
+                soupName: relationship.children.soupName, idFieldName: relationship.children.idFieldName,
+                parentIdFieldName: relationship.children.parentIdFieldName,
+                externalIdFieldName: relationship.children.externalIdFieldName,
+                relationshipType: relationship.relationshipType)
+        }
+
+        init(
+            soupName: String, idFieldName: String, parentIdFieldName: String, externalIdFieldName: String?,
+            relationshipType: ParentChildrenRelationship.RelationshipType
+        ) {
+            self.soupName = soupName
+            self.idFieldName = idFieldName
+            self.parentIdFieldName = parentIdFieldName
+            self.externalIdFieldName = externalIdFieldName
+            self.relationshipType = relationshipType
         }
     }
 
@@ -56,12 +93,16 @@ public struct SyncUpUpload: Hashable, Sendable {
     /// The field creates are upserted by, when the target names one. The soup projection uses
     /// it to recognise the server copy of a create whose outcome is not journaled yet.
     public var externalIdFieldName: String?
+    /// For a parent/children upload: the children's soup and fields. The soup projection then
+    /// applies a parent's outcome to its local children too (docs/mobilesync.md).
+    public var children: Children?
 
     /// Creates an upload.
     public init(
         syncId: Int64, soupName: String, requestId: String, idFieldName: String, mergeMode: MergeMode, items: [Item],
-        externalIdFieldName: String? = nil
+        externalIdFieldName: String? = nil, children: Children? = nil
     ) {
+        self.children = children
         self.externalIdFieldName = externalIdFieldName
         self.syncId = syncId
         self.soupName = soupName
@@ -80,6 +121,7 @@ public struct SyncUpUpload: Hashable, Sendable {
             ]
             if let id = item.id { fields["id"] = .string(id) }
             if let externalId = item.externalId { fields["externalId"] = .string(externalId) }
+            if let soup = item.soup { fields["soup"] = .string(soup) }
             return .object(fields)
         }
         return JournalEntry.Draft(kind: .syncUpIntent, header: header, json: ["records": .array(records)])
@@ -93,6 +135,7 @@ public struct SyncUpUpload: Hashable, Sendable {
         precondition(outcomes.count == items.count, "one outcome per uploaded record")
         let entries: [JSONValue] = zip(items, outcomes).map { item, outcome in
             var fields: [String: JSONValue] = ["entryId": .number(JSONNumber(item.entryId)), "version": item.version]
+            if let soup = item.soup { fields["soup"] = .string(soup) }
             switch outcome {
             case .created(let serverId):
                 fields["outcome"] = "created"
@@ -116,7 +159,54 @@ public struct SyncUpUpload: Hashable, Sendable {
             "idFieldName": .string(idFieldName), "mergeMode": .string(mergeMode.rawValue),
         ]
         if let externalIdFieldName { header["externalIdFieldName"] = .string(externalIdFieldName) }
+        if let children {
+            header[SyncHeader.childrenSoup] = .string(children.soupName)
+            header[SyncHeader.childIdFieldName] = .string(children.idFieldName)
+            header[SyncHeader.childParentIdFieldName] = .string(children.parentIdFieldName)
+            header[SyncHeader.relationshipType] = .string(children.relationshipType.rawValue)
+            if let field = children.externalIdFieldName { header[SyncHeader.childExternalIdFieldName] = .string(field) }
+        }
         return header
+    }
+
+    /// The upload a pending intent describes (``SyncStore/pendingUploads(syncId:)`` gives the
+    /// intent's payload with its header fields), with `mergeMode` for its outcome.
+    init(pendingIntent intent: JSONValue, mergeMode: MergeMode, defaultSoup: String, defaultIdFieldName: String) {
+        let records = intent["records"]?.array ?? []
+        let idFieldName = intent["idFieldName"]?.string ?? defaultIdFieldName
+        var children: Children?
+        if let soup = intent[SyncHeader.childrenSoup]?.string,
+            let childId = intent[SyncHeader.childIdFieldName]?.string,
+            let parentId = intent[SyncHeader.childParentIdFieldName]?.string,
+            let type = intent[SyncHeader.relationshipType]?.string.flatMap(
+                ParentChildrenRelationship.RelationshipType.init(rawValue:))
+        {
+            children = Children(
+                soupName: soup, idFieldName: childId, parentIdFieldName: parentId,
+                externalIdFieldName: intent[SyncHeader.childExternalIdFieldName]?.string, relationshipType: type)
+        }
+        self.init(
+            syncId: intent["syncId"]?.number?.int64Value ?? 0, soupName: intent["soup"]?.string ?? defaultSoup,
+            requestId: intent["requestId"]?.string ?? "", idFieldName: idFieldName, mergeMode: mergeMode,
+            items: records.map { item in
+                var upload = Item(record: [:], idFieldName: idFieldName, externalId: nil)
+                upload.entryId = item["entryId"]?.number?.int64Value ?? 0
+                upload.version = item["version"] ?? .null
+                upload.id = item["id"]?.string
+                upload.externalId = item["externalId"]?.string
+                upload.soup = item["soup"]?.string
+                upload.action = Self.action(named: item["action"]?.string)
+                return upload
+            }, externalIdFieldName: intent["externalIdFieldName"]?.string, children: children)
+    }
+
+    private static func action(named name: String?) -> SyncUpAction {
+        switch name {
+        case "create": .create
+        case "update": .update
+        case "delete": .delete
+        default: .none
+        }
     }
 
     private static func name(of action: SyncUpAction) -> String {

@@ -49,6 +49,8 @@ extension OrgStore {
             store.recentItems[object.name] = Array(
                 ids.compactMap { SalesforceID($0)?.rawValue }.prefix(recentItemCountMax))
         }
+        store.briefcases = data.briefcases
+        store.primingPageSize = data.primingPageSize
         return store
     }
 

@@ -56,7 +56,8 @@ extension OrgStore {
         touchRecent(id, type: object.name)
     }
 
-    /// Moves a live record to the recycle bin.
+    /// Moves a live record to the recycle bin, with the live records whose master-detail
+    /// reference (`cascadeDelete`) points at it, as Salesforce deletes a master's details.
     mutating func delete(_ object: ObjectSchema, id rawID: String, now: WallTime) throws(APIFailure) {
         let id = try Self.canonicalID(rawID)
         var fields = try liveFields(object, id: id)
@@ -66,6 +67,15 @@ extension OrgStore {
         fields["SystemModstamp"] = stamp
         insert(fields, id: id, type: object.name)
         recentItems[object.name]?.removeAll { $0 == id }
+        for detail in schema.objects {
+            for field in detail.fields where field.cascadeDelete && field.referenceTo == object.name {
+                for record in records(of: detail.name, includeDeleted: false)
+                where record[field.name]?.string.flatMap(SalesforceID.init)?.rawValue == id {
+                    guard let detailId = record["Id"]?.string else { continue }
+                    try delete(detail, id: detailId, now: now)
+                }
+            }
+        }
     }
 
     /// The fields of a live record of `object`: 404 `ENTITY_IS_DELETED` when it is in the recycle

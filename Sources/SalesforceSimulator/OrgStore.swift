@@ -24,6 +24,9 @@ struct OrgStore: Sendable {
     var idCounters: [String: UInt64] = [:]
     /// The simulated API user, owner and creator of records.
     var userID = ""
+    /// The briefcases assigned to the user, and the page size of their priming records.
+    var briefcases: [Briefcase] = []
+    var primingPageSize = SimulatorData.primingPageSizeDefault
 
     init(schema: OrgSchema) {
         self.schema = schema

@@ -21,15 +21,25 @@ public struct SimulatorData: Sendable {
     public var records: [(type: String, fields: [String: JSONValue])]
     /// Recent-items lists per type, newest first.
     public var recentItems: [String: [String]]
+    /// The briefcases whose records `connect/briefcase/priming-records` serves.
+    public var briefcases: [Briefcase]
+    /// The most record ids one priming-records page holds before a `relayToken` continues it.
+    public var primingPageSize: Int
+
+    /// The default ``primingPageSize``: the largest retrieve a client makes of the ids.
+    public static let primingPageSizeDefault = 2000
 
     /// Creates data.
     public init(
         schema: OrgSchema = .standard, records: [(type: String, fields: [String: JSONValue])] = [],
-        recentItems: [String: [String]] = [:]
+        recentItems: [String: [String]] = [:], briefcases: [Briefcase] = [],
+        primingPageSize: Int = SimulatorData.primingPageSizeDefault
     ) {
         self.schema = schema
         self.records = records
         self.recentItems = recentItems
+        self.briefcases = briefcases
+        self.primingPageSize = primingPageSize
     }
 
     /// An org with the standard types and no records.
@@ -97,7 +107,14 @@ public struct SimulatorData: Sendable {
         for (typeName, ids) in json["recentItems"]?.object ?? [:] {
             recentItems[typeName] = ids.array?.compactMap(\.string) ?? []
         }
-        self.init(schema: schema, records: records, recentItems: recentItems)
+        let briefcases = try (json["briefcases"]?.array ?? []).map(Briefcase.init(json:))
+        let pageSize = json["primingPageSize"]?.number?.int64Value.map { Int(clamping: $0) }
+        guard (pageSize ?? 1) >= 1 else {
+            throw SimulatorError(code: .invalidData, message: "primingPageSize must be at least 1.")
+        }
+        self.init(
+            schema: schema, records: records, recentItems: recentItems, briefcases: briefcases,
+            primingPageSize: pageSize ?? Self.primingPageSizeDefault)
     }
 
     static func objectSchema(_ json: JSONValue) throws -> ObjectSchema {
@@ -117,7 +134,8 @@ public struct SimulatorData: Sendable {
                     length: field["length"]?.number?.int64Value.map(Int.init),
                     isRequired: field["required"]?.bool ?? false, isExternalID: field["externalId"]?.bool ?? false,
                     referenceTo: field["referenceTo"]?.string, relationshipName: field["relationshipName"]?.string,
-                    childRelationshipName: field["childRelationshipName"]?.string))
+                    childRelationshipName: field["childRelationshipName"]?.string,
+                    cascadeDelete: field["cascadeDelete"]?.bool ?? false))
         }
         return ObjectSchema(name: name, keyPrefix: prefix, fields: fields)
     }

@@ -43,6 +43,7 @@ extension SimulatorState {
                 children.append([
                     "childSObject": .string(child.name), "field": .string(field.name),
                     "relationshipName": .string(field.childRelationshipName ?? ""),
+                    "cascadeDelete": .bool(field.cascadeDelete),
                 ])
             }
         }
@@ -58,6 +59,7 @@ extension SimulatorState {
             "externalId": .bool(field.isExternalID),
             "referenceTo": .array(field.referenceTo.map { [.string($0)] } ?? []),
             "relationshipName": field.relationshipName.map { .string($0) } ?? .null,
+            "cascadeDelete": .bool(field.cascadeDelete),
         ]
     }
 }

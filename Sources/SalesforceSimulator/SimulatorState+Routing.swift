@@ -106,6 +106,18 @@ extension SimulatorState {
             return try sObjects(request)
         case "composite":
             return try composite(request)
+        case "connect":
+            try Self.require(request, "GET", allowed: "GET,HEAD")
+            guard request.segments.map({ $0.lowercased() }) == ["connect", "briefcase", "priming-records"] else {
+                throw APIFailure.notFound()
+            }
+            return try primingRecords(request)
+        case "ui-api":
+            try Self.require(request, "GET", allowed: "GET,HEAD")
+            guard request.segments.count == 3, request.segments[1].lowercased() == "layout" else {
+                throw APIFailure.notFound()
+            }
+            return try layout(request, type: request.segments[2])
         default:
             throw APIFailure.notFound()
         }
@@ -124,7 +136,7 @@ extension SimulatorState {
 
     func resourceMap(_ version: String) -> JSONValue {
         var map: [String: JSONValue] = [:]
-        for name in ["sobjects", "query", "queryAll", "search", "composite", "limits"] {
+        for name in ["sobjects", "query", "queryAll", "search", "composite", "limits", "connect", "ui-api"] {
             map[name] = .string("/services/data/\(version)/\(name)")
         }
         return .object(map)

@@ -31,6 +31,9 @@ struct SimulatorState: Sendable {
     var cursors: [String: QueryCursor] = [:]
     var cursorOrder: [String] = []
     var cursorCounter: UInt64 = 0
+    /// Open priming-records pages after the first, by relay token, oldest first.
+    var relayCursors: [String: RelayCursor] = [:]
+    var relayOrder: [String] = []
     var faultPlan: FaultPlan
     var faultRandom: SplitMix64
     var faultRuleHits: [Int: Int] = [:]

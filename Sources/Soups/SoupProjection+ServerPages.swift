@@ -21,6 +21,11 @@ extension SoupProjection {
         static let modificationDateFieldHeader = "modificationDateFieldName"
         static let leaveIfChanged = "LEAVE_IF_CHANGED"
         static let overwrite = "OVERWRITE"
+        static let childrenSoupHeader = "childrenSoup"
+        static let childrenRelationshipHeader = "childrenRelationship"
+        static let childIdFieldHeader = "childIdFieldName"
+        static let childDateFieldHeader = "childModificationDateFieldName"
+        static let childParentIdFieldHeader = "childParentIdFieldName"
         static let syncIdField = "__sync_id__"
         static let lastErrorField = "__last_error__"
     }
@@ -54,74 +59,70 @@ extension SoupProjection {
     /// records carry `__sync_id__`, clean flags, and the entry's time as `_soupLastModifiedDate`.
     private func applyServerPage(_ entry: JournalEntry, in state: SoupState) throws {
         let header = try ServerEntryHeader(entry)
-        let soup = try state.requireSoup(header.soup)
-        let idField = try header.string(ServerEntry.idFieldHeader)
         // Pages journaled before decision 0321 name no date field, and fold as they always did.
         let dateField = try header.optionalString(ServerEntry.modificationDateFieldHeader)
-        let mode = try header.string(ServerEntry.mergeModeHeader)
-        guard mode == ServerEntry.leaveIfChanged || mode == ServerEntry.overwrite else {
-            throw SoupError(.storage, "entry \(entry.sequence) has an unknown merge mode '\(mode)'")
-        }
+        let leavesChanges = try header.leavesChanges()
         let handed = pageHandoff.take(sequence: entry.sequence, payload: entry.payload)
         guard let records = try handed?.records ?? entry.jsonPayload().array else {
             throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
         }
-        // Splicing the added fields into the record's bytes stores what serializing the cleaned
-        // record would; indexing the record as fetched is the same only while no index path
-        // starts with `_`, the added fields' first byte.
-        let splices = soup.indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") } ? nil : handed?.splices
-        let addedMembers = splices == nil ? nil : AddedMembers(syncId: header.syncId, at: entry.timestamp)
-        let newRecordPlacement = try state.newRecordPlacement(in: soup)
-        let idComponents = SoupPath.components(idField)
-        let idValues = records.map { SoupPath.project($0, components: idComponents) }
-        var finder = try LocalRecordFinder(
-            state: state, soup: soup, idPath: idField, wanted: idValues.compactMap { $0 })
-        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
-        let uploading = try state.uploadingCreates(soup.soupId)
-        var unchangedCount = 0
-        for (position, record) in records.enumerated() {
-            guard case .object = record else {
-                throw SoupError(.notAnObject, "entry \(entry.sequence): a fetched record is not a JSON object")
-            }
-            let idValue = idValues[position]
-            var match = try idValue.flatMap { try finder.entryId(for: $0) }
-            // The server copy of a create whose upsert reached the server but whose outcome is not
-            // journaled yet: it is that local record, not a new one (decision 0353).
-            if match == nil, let create = uploading.first(where: { $0.isServerCopy(record) }),
-                try state.record(soup.soupId, create.entryId) != nil
-            {
-                match = create.entryId
-            }
-            if let match, let dateField, let stored = try state.record(soup.soupId, match),
-                Self.isFetchedAgain(record, as: stored, syncId: header.syncId, dateField: dateField)
-            {
-                unchangedCount += 1
-                continue
-            }
-            if mode == ServerEntry.leaveIfChanged, let match, try state.isDirty(soup.soupId, match) {
-                continue
-            }
-            let entryId = match ?? Int64(nextEntryId)
-            // A new record's id is the next one: its keys go after every key of its soup.
-            let placement = match == nil ? newRecordPlacement : .anywhere
-            if match == nil { nextEntryId += 1 }
-            if let splice = splices?[position], let addedMembers {
-                let bytes = splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: entryId)[...])
-                try state.putRecord(record, bytes: bytes, entryId: entryId, in: soup, placement: placement)
-            } else {
-                let added = Self.addedFields(syncId: header.syncId, entryId: entryId, at: entry.timestamp)
-                let stored = record.object.map { JSONValue.object($0.merging(added) { $1 }) } ?? record
-                try state.putRecord(stored, entryId: entryId, in: soup, placement: placement)
-            }
-            if let idValue { finder.remember(idValue, entryId) }
+        let unchangedCount: Int
+        if entry.header[ServerEntry.childrenSoupHeader] != nil {
+            unchangedCount = try applyParentChildrenPage(
+                records, header, dateField: dateField, leavesChanges: leavesChanges, in: state)
+        } else {
+            unchangedCount = try applyRecordPage(
+                records, header, dateField: dateField, leavesChanges: leavesChanges, splices: handed?.splices,
+                in: state)
         }
-        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
         // Only the store that handed the page over is waiting for the count.
         if handed != nil {
             pageFoldHandoff.offer(
                 sequence: entry.sequence, payload: entry.payload,
                 value: FetchedPageFold(entry: entry, unchangedCount: unchangedCount))
         }
+    }
+
+    /// Writes the records of a one-soup page; returns how many were fetched again unchanged.
+    private func applyRecordPage(
+        _ records: [JSONValue], _ header: ServerEntryHeader, dateField: String?, leavesChanges: Bool,
+        splices: [RecordSplice?]?, in state: SoupState
+    ) throws -> Int {
+        let entry = header.entry
+        let idField = try header.string(ServerEntry.idFieldHeader)
+        let soup = try state.requireSoup(header.soup)
+        // Splicing the added fields into the record's bytes stores what serializing the cleaned
+        // record would; indexing the record as fetched is the same only while no index path
+        // starts with `_`, the added fields' first byte.
+        let splices = soup.indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") } ? nil : splices
+        let addedMembers = splices == nil ? nil : AddedMembers(syncId: header.syncId, at: entry.timestamp)
+        let idComponents = SoupPath.components(idField)
+        let idValues = records.map { SoupPath.project($0, components: idComponents) }
+        var writer = try FetchedRecordWriter(
+            state: state, soup: soup, idField: idField, dateField: dateField, wanted: idValues.compactMap { $0 },
+            syncId: header.syncId, time: entry.timestamp)
+        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        var unchangedCount = 0
+        for (position, record) in records.enumerated() {
+            guard case .object = record else {
+                throw SoupError(.notAnObject, "entry \(entry.sequence): a fetched record is not a JSON object")
+            }
+            let idValue = idValues[position]
+            let match = try writer.match(record, idValue: idValue)
+            if let match, try writer.isFetchedAgain(record, match: match) {
+                unchangedCount += 1
+                continue
+            }
+            if leavesChanges, let match, try writer.isDirty(match) { continue }
+            var splicedBytes: ((Int64) -> [UInt8])?
+            if let splice = splices?[position], let addedMembers {
+                splicedBytes = { splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: $0)[...]) }
+            }
+            try writer.store(
+                record, idValue: idValue, match: match, nextEntryId: &nextEntryId, splicedBytes: splicedBytes)
+        }
+        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+        return unchangedCount
     }
 
     /// Whether `fetched` is the server's copy that `stored` already holds: fetched again, not
@@ -157,25 +158,53 @@ extension SoupProjection {
         record[dateField]?.string.flatMap(WallTime.init(iso8601:))?.millisecondsSinceEpoch
     }
 
-    /// Deletes the ghosts a cleaning names, re-checked against the soup as it is now.
+    /// Deletes the ghosts a cleaning names, re-checked against the soups as they are now.
     ///
     /// The payload lists `ghostIds`, the id-field values the engine found to be ghosts of the
     /// sync, and (decision 0319) `unownedGhostIds`, those of clean records that no sync down owns
-    /// and that the server no longer has. A record with a ghost's value is deleted only if it
-    /// still belongs to this sync (`__sync_id__`) and is still clean; one with an unowned
-    /// ghost's value only if it still has no `__sync_id__` and `__local__` is still `false`. So a
-    /// record edited, or fetched by a sync down, between the engine's read and this append is
-    /// kept (DESIGN invariant 5).
+    /// and that the server no longer has; for a target that writes several soups, `related`
+    /// lists the same for each other soup (decision 0322). A record with a ghost's value is
+    /// deleted only if it still belongs to this sync (`__sync_id__`) and is still clean; one with
+    /// an unowned ghost's value only if it still has no `__sync_id__` and `__local__` is still
+    /// `false`. So a record edited, or fetched by a sync down, between the engine's read and this
+    /// append is kept (DESIGN invariant 5). A parent is kept too while a child of it is dirty (a
+    /// related soup naming `parentIdFieldName`), so a child's change keeps its parent.
     private func applyGhostCleaning(_ entry: JournalEntry, in state: SoupState) throws {
         let header = try ServerEntryHeader(entry)
+        let payload = try entry.jsonPayload()
+        var keptParents: [(children: SoupCatalogEntry, parentIdField: String)] = []
+        for related in payload["related"]?.array ?? [] {
+            guard let soupName = related["soup"]?.string, let idField = related["idFieldName"]?.string else {
+                throw SoupError(.storage, "entry \(entry.sequence): a related ghost cleaning lacks soup or idFieldName")
+            }
+            let soup = try state.requireSoup(soupName)
+            try removeGhosts(related, of: header.syncId, in: soup, idField: idField, state)
+            if let parentIdField = related["parentIdFieldName"]?.string { keptParents.append((soup, parentIdField)) }
+        }
         let soup = try state.requireSoup(header.soup)
         let idField = try header.string(ServerEntry.idFieldHeader)
-        let payload = try entry.jsonPayload()
-        let ghostIds = payload["ghostIds"]?.array ?? []
-        let unownedIds = payload["unownedGhostIds"]?.array ?? []
+        let candidates = (payload["ghostIds"]?.array ?? []) + (payload["unownedGhostIds"]?.array ?? [])
+        let childFinders = try keptParents.map { children, parentIdField in
+            try LocalRecordFinder(state: state, soup: children, idPath: parentIdField, wanted: candidates)
+        }
+        try removeGhosts(payload, of: header.syncId, in: soup, idField: idField, state) { ghost in
+            try childFinders.contains { finder in
+                try finder.allEntryIds(for: ghost).contains { try state.isDirty(finder.soup.soupId, $0) }
+            }
+        }
+    }
+
+    /// Deletes the records of `soup` that `lists` (`ghostIds`, `unownedGhostIds`) name and that
+    /// are still ghosts, unless `isKept` says otherwise for that id.
+    private func removeGhosts(
+        _ lists: JSONValue, of syncId: Int64, in soup: SoupCatalogEntry, idField: String, _ state: SoupState,
+        isKept: (JSONValue) throws -> Bool = { _ in false }
+    ) throws {
+        let ghostIds = lists["ghostIds"]?.array ?? []
+        let unownedIds = lists["unownedGhostIds"]?.array ?? []
         let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: ghostIds + unownedIds)
         func remove(_ ids: [JSONValue], where isStillGhost: (JSONValue) -> Bool) throws {
-            for ghost in ids {
+            for ghost in ids where try !isKept(ghost) {
                 for entryId in try finder.allEntryIds(for: ghost) {
                     guard let record = try state.record(soup.soupId, entryId), isStillGhost(record) else { continue }
                     try state.removeRecord(soup.soupId, entryId)
@@ -183,7 +212,7 @@ extension SoupProjection {
             }
         }
         try remove(ghostIds) {
-            !LocalFlags.isDirty($0) && $0[ServerEntry.syncIdField]?.number?.int64Value == header.syncId
+            !LocalFlags.isDirty($0) && $0[ServerEntry.syncIdField]?.number?.int64Value == syncId
         }
         try remove(unownedIds) { $0[LocalFlags.local] == .bool(false) && ($0[ServerEntry.syncIdField] ?? .null).isNull }
     }
@@ -228,7 +257,7 @@ private struct AddedMembers {
 }
 
 /// Typed reads of a sync-down entry's header, failing with the entry's sequence.
-private struct ServerEntryHeader {
+struct ServerEntryHeader {
     let entry: JournalEntry
     let soup: String
     let syncId: Int64
@@ -255,5 +284,14 @@ private struct ServerEntryHeader {
     func optionalString(_ name: String) throws -> String? {
         guard entry.header[name] != nil else { return nil }
         return try string(name)
+    }
+
+    /// Whether the entry's merge mode is LEAVE_IF_CHANGED (otherwise it is OVERWRITE).
+    func leavesChanges() throws -> Bool {
+        let mode = try string(SoupProjection.ServerEntry.mergeModeHeader)
+        guard mode == SoupProjection.ServerEntry.leaveIfChanged || mode == SoupProjection.ServerEntry.overwrite else {
+            throw SoupError(.storage, "entry \(entry.sequence) has an unknown merge mode '\(mode)'")
+        }
+        return mode == SoupProjection.ServerEntry.leaveIfChanged
     }
 }

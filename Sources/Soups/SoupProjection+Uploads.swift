@@ -17,6 +17,12 @@ extension SoupProjection {
         static let soupHeader = "soup"
         static let idFieldHeader = "idFieldName"
         static let externalIdFieldHeader = "externalIdFieldName"
+        static let childExternalIdFieldHeader = "childExternalIdFieldName"
+        static let childrenSoupHeader = "childrenSoup"
+        static let childIdFieldHeader = "childIdFieldName"
+        static let childParentIdFieldHeader = "childParentIdFieldName"
+        static let relationshipTypeHeader = "relationshipType"
+        static let masterDetail = "MASTER_DETAIL"
         static let mergeModeHeader = "mergeMode"
         static let leaveIfChanged = "LEAVE_IF_CHANGED"
         static let lastErrorField = "__last_error__"
@@ -41,18 +47,24 @@ extension SoupProjection {
     ///
     /// The payload is `{"records": [{"entryId", "action", "version", "id"?, "externalId"?}]}`;
     /// the header names the external id field, when the target has one.
+    ///
+    /// In a parent/children intent an item with a `soup` member is a child: its soup is that
+    /// one and its external id field the header's `childExternalIdFieldName`.
     private func applyUploadIntent(_ entry: JournalEntry, in context: ProjectionContext) throws {
-        guard let field = entry.header[UploadEntry.externalIdFieldHeader]?.string else { return }
+        let parentField = entry.header[UploadEntry.externalIdFieldHeader]?.string
+        let childField = entry.header[UploadEntry.childExternalIdFieldHeader]?.string
+        guard parentField != nil || childField != nil else { return }
         let (state, soup) = try Self.uploadSoup(entry, in: context)
         guard let records = try entry.jsonPayload()["records"]?.array else {
             throw SoupError(.storage, "entry \(entry.sequence): an upload intent without a records array")
         }
         for item in records where item["action"]?.string == "create" {
-            guard let entryId = item["entryId"]?.number?.int64Value, let externalId = item["externalId"]?.string else {
-                continue
-            }
+            guard let entryId = item["entryId"]?.number?.int64Value, let externalId = item["externalId"]?.string,
+                let field = item["soup"] == nil ? parentField : childField
+            else { continue }
+            let itemSoup = try item["soup"]?.string.map(state.requireSoup) ?? soup
             try state.putUploadingCreate(
-                UploadingCreate(entryId: entryId, field: field, value: externalId), soupId: soup.soupId)
+                UploadingCreate(entryId: entryId, field: field, value: externalId), soupId: itemSoup.soupId)
         }
     }
 
@@ -66,23 +78,39 @@ extension SoupProjection {
     /// flags, so the newer change is sent by the next sync up instead of being cleaned away;
     /// a create still records the server id and becomes an update, so it is never created
     /// twice. This goes beyond Mobile Sync, which cleans such a record and loses the edit.
+    ///
+    /// In a parent/children outcome (header `childrenSoup`) an item with a `soup` member is a
+    /// child, whose id field is the header's `childIdFieldName`; the parent's outcome then also
+    /// applies to its local children (``applyParentOutcome(_:to:in:)``).
     private func applyUploadOutcome(_ entry: JournalEntry, in context: ProjectionContext) throws {
-        let (state, soup) = try Self.uploadSoup(entry, in: context)
-        guard let idField = entry.header[UploadEntry.idFieldHeader]?.string else {
+        let (state, parentSoup) = try Self.uploadSoup(entry, in: context)
+        guard let parentIdField = entry.header[UploadEntry.idFieldHeader]?.string else {
             throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its idFieldName header")
         }
+        let children = try ChildrenOfUpload(entry, state)
         let leavesChanges = entry.header[UploadEntry.mergeModeHeader]?.string == UploadEntry.leaveIfChanged
         guard let outcomes = try entry.jsonPayload()["outcomes"]?.array else {
             throw SoupError(.storage, "entry \(entry.sequence): an upload outcome without an outcomes array")
         }
+        var parentOutcomes: [ParentOutcome] = []
         for outcome in outcomes {
             guard let entryId = outcome["entryId"]?.number?.int64Value, let kind = outcome["outcome"]?.string else {
                 throw SoupError(.storage, "entry \(entry.sequence): an outcome without entryId or outcome")
             }
+            let isChild = outcome["soup"] != nil
+            guard !isChild || children != nil else {
+                throw SoupError(.storage, "entry \(entry.sequence): an outcome names a soup but no childrenSoup")
+            }
+            let soup = isChild ? children?.soup ?? parentSoup : parentSoup
+            let idField = isChild ? children?.idField ?? parentIdField : parentIdField
             try state.removeUploadingCreate(soupId: soup.soupId, entryId: entryId)
             // A record removed locally since the upload began has nothing left to update.
             guard let record = try state.record(soup.soupId, entryId), case .object(var fields) = record else {
                 continue
+            }
+            if children != nil, !isChild {
+                parentOutcomes.append(
+                    ParentOutcome(kind: kind, id: fields[parentIdField], serverId: outcome["serverId"]))
             }
             let unchanged = outcome["version"] == fields[SoupStore.lastModifiedDateField]
             switch kind {
@@ -123,6 +151,11 @@ extension SoupProjection {
             fields[SoupStore.lastModifiedDateField] = .number(JSONNumber(entry.timestamp.millisecondsSinceEpoch))
             try state.putRecord(.object(fields), entryId: entryId, in: soup)
         }
+        if let children {
+            for outcome in parentOutcomes {
+                try applyParentOutcome(outcome, to: children, leavesChanges: leavesChanges, at: entry.timestamp, state)
+            }
+        }
     }
 
     /// Removes the clean copies a sync down stored of a create before its outcome named the
@@ -154,7 +187,7 @@ extension SoupProjection {
         return (state, try state.requireSoup(soupName))
     }
 
-    private static func clean(_ fields: inout [String: JSONValue]) {
+    static func clean(_ fields: inout [String: JSONValue]) {
         for flag in [LocalFlags.local, LocalFlags.locallyCreated, LocalFlags.locallyUpdated, LocalFlags.locallyDeleted]
         {
             fields[flag] = false

@@ -62,6 +62,61 @@ import Testing
         #expect(config.entries[5].options == SyncOptions(mergeMode: .overwrite, fieldlist: ["Name", "Description"]))
     }
 
+    /// Mobile SDK's test config entries for the related-record targets (abridged field names).
+    static let relatedSample = #"""
+        {"syncs": [
+          {"syncName": "parentChildrenSyncDown", "syncType": "syncDown", "soupName": "accounts",
+           "target": {"type": "parent_children",
+             "parent": {"idFieldName": "IdX", "sobjectType": "Account", "modificationDateFieldName": "LastModifiedDateX", "soupName": "accounts"},
+             "parentFieldlist": ["IdX", "Name", "Description"],
+             "children": {"parentIdFieldName": "AccountId", "idFieldName": "IdY", "sobjectType": "Contact",
+                          "modificationDateFieldName": "LastModifiedDateY", "soupName": "contacts", "sobjectTypePlural": "Contacts"},
+             "childrenFieldlist": ["LastName", "AccountId"], "relationshipType": "MASTER_DETAIL",
+             "parentSoqlFilter": "NameX like 'James%'"},
+           "options": {"mergeMode": "OVERWRITE"}},
+          {"syncName": "briefcaseSyncDown", "syncType": "syncDown", "soupName": "does-not-matter",
+           "target": {"type": "briefcase", "infos": [
+             {"sobjectType": "Account", "fieldlist": ["Name", "Description"], "soupName": "accounts"},
+             {"sobjectType": "Contact", "fieldlist": ["FirstName"], "idFieldName": "IdX",
+              "modificationDateFieldName": "LastModifiedDateX", "soupName": "contacts"}]},
+           "options": {"mergeMode": "OVERWRITE"}},
+          {"syncName": "layoutSyncDown", "syncType": "syncDown", "soupName": "layouts",
+           "target": {"type": "layout", "sobjectType": "Account", "formFactor": "Medium", "layoutType": "Compact",
+                      "mode": "Edit", "recordTypeId": null},
+           "options": {"mergeMode": "OVERWRITE"}},
+          {"syncName": "metadataSyncDown", "syncType": "syncDown", "soupName": "metadata",
+           "target": {"type": "metadata", "sobjectType": "Account"}, "options": {"mergeMode": "OVERWRITE"}},
+          {"syncName": "parentChildrenSyncUp", "syncType": "syncUp", "soupName": "accounts",
+           "target": {"iOSImpl": "SFParentChildrenSyncUpTarget",
+             "androidImpl": "com.salesforce.androidsdk.mobilesync.target.ParentChildrenSyncUpTarget",
+             "parent": {"idFieldName": "IdX", "sobjectType": "Account", "modificationDateFieldName": "LastModifiedDateX",
+                        "soupName": "accounts", "externalIdFieldName": "ExternalIdX"},
+             "createFieldlist": ["IdX", "Name", "Description"], "updateFieldlist": ["Name", "Description"],
+             "children": {"parentIdFieldName": "AccountId", "idFieldName": "IdY", "sobjectType": "Contact",
+                          "modificationDateFieldName": "LastModifiedDateY", "soupName": "contacts", "sobjectTypePlural": "Contacts"},
+             "childrenCreateFieldlist": ["LastName", "AccountId"], "childrenUpdateFieldlist": ["FirstName", "AccountId"],
+             "relationshipType": "MASTER_DETAIL"},
+           "options": {"mergeMode": "OVERWRITE"}}
+        ]}
+        """#
+
+    @Test func parsesTheRelatedRecordTargetsOfMobileSDKsConfig() throws {
+        let config = try SyncsConfig(bytes: Array(Self.relatedSample.utf8))
+        #expect(config.entries.count == 5)
+        guard case .syncUp(let up) = config.entries[4].target,
+            case .parentChildren(let relationship, let childrenCreate, _) = up.kind
+        else {
+            Issue.record("the last entry is not a parent/children sync up")
+            return
+        }
+        #expect(relationship.parent.externalIdFieldName == "ExternalIdX")
+        #expect(up.idFieldName == "IdX")
+        #expect(up.externalIdFieldName == "ExternalIdX")
+        #expect(childrenCreate == ["LastName", "AccountId"])
+        #expect(up.createFieldlist == ["IdX", "Name", "Description"])
+        #expect(try SyncsConfig(json: config.json) == config)
+    }
+
     @Test func roundTripsThroughItsJSON() throws {
         let config = try SyncsConfig(bytes: Array(Self.sample.utf8))
         #expect(try SyncsConfig(json: config.json) == config)

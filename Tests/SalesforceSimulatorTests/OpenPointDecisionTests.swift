@@ -127,13 +127,6 @@ import Testing
         #expect(SimulatorHarness.errorCode(braces.json) == "MALFORMED_SEARCH")
     }
 
-    @Test func briefcasePrimingRecordsAreNotServed() async throws {
-        let harness = try SimulatorHarness()
-        let (status, json) = await harness.send("GET", "connect/briefcase/priming-records?relayToken=x")
-        #expect(status == 404)
-        #expect(SimulatorHarness.errorCode(json) == "NOT_FOUND")
-    }
-
     @Test func cursorsServeTheSnapshotTakenWhenTheQueryRan() async throws {
         let data = SimulatorData(records: (1...300).map { (type: "Account", fields: ["Name": .string("A\($0)")]) })
         let harness = try SimulatorHarness(data: data)

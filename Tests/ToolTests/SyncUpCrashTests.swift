@@ -8,12 +8,6 @@ import SyncTesting
 import Synchronization
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Kills `msync resync` with SIGKILL while it uploads 1,000 creates, restarts it, and checks
 /// what DESIGN invariant 6 promises: with an external id the server ends with exactly one
 /// record per create and every local record is clean with its server id; without one, every
@@ -26,27 +20,6 @@ import Testing
 @Suite(.serialized) struct SyncUpCrashTests {
     static let recordCount = 1_000
     static let soup = "accounts"
-
-    /// When a round kills the child.
-    struct KillMoment: CustomStringConvertible {
-        /// The upload request (1-based) whose commit triggers the kill.
-        var request: Int
-        /// How long after that commit; zero kills before the answer is written.
-        var delayMicroseconds: Int
-
-        var description: String { "after request \(request) + \(delayMicroseconds) µs" }
-
-        /// `count` seeded moments over the run's `requests` uploads; the first third exactly at a
-        /// commit, the rest spread up to 30 ms after one.
-        static func seeded(_ count: Int, requests: Int, seed: UInt64) -> [KillMoment] {
-            var random = SplitMix64(seed: seed)
-            return (0..<count).map { round in
-                KillMoment(
-                    request: round % requests + 1,
-                    delayMicroseconds: round < count / 3 ? 0 : Int.random(in: 1...30_000, using: &random))
-            }
-        }
-    }
 
     let msync: BuiltProduct
     let directory: TemporaryDirectory
@@ -107,39 +80,15 @@ import Testing
         for (round, moment) in KillMoment.seeded(count, requests: 5, seed: seed).enumerated() {
             org.simulator.reset()
             let store = try copy(template, round: round)
-            killed += try await killAndResume(store, org: org, at: moment) ? 1 : 0
+            let landed = try await org.killAndResume(msync, store: store, at: moment) { method, path in
+                path.contains("/composite/sobjects") && method != "GET"
+            }
+            killed += landed ? 1 : 0
             try check(store, org, "round \(round), \(moment)")
             #expect(try verifies(store), "round \(round), \(moment)")
         }
         await org.stop()
         return killed
-    }
-
-    /// Runs the sync up in a child, kills it at `moment`, then runs it again to the end.
-    /// - Returns: whether the kill landed (the child was still running).
-    private func killAndResume(_ store: URL, org: CrashOrg, at moment: KillMoment) async throws -> Bool {
-        let arguments = ["resync", "up", "--store", store.path] + org.connectionArguments
-        let child = try msync.start(arguments, quietly: true)
-        let uploads = Atomic(0)
-        let pid = child.processIdentifier
-        org.simulator.setResponseObserver { request, _ in
-            guard request.path.contains("/composite/sobjects"), request.method != "GET" else { return }
-            guard uploads.add(1, ordering: .sequentiallyConsistent).newValue == moment.request else { return }
-            if moment.delayMicroseconds == 0 {
-                kill(pid, SIGKILL)
-            } else {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(moment.delayMicroseconds)) {
-                    kill(pid, SIGKILL)
-                }
-            }
-        }
-        await child.exited()
-        org.simulator.setResponseObserver(nil)
-        let landed = child.terminationReason == .uncaughtSignal
-        let resumed = try msync.start(arguments, quietly: true)
-        await resumed.exited()
-        #expect(resumed.terminationStatus == 0, "the resumed sync up exited with \(resumed.terminationStatus)")
-        return landed
     }
 
     // MARK: - Stores
@@ -185,25 +134,5 @@ import Testing
 
     private func verifies(_ url: URL) throws -> Bool {
         try reopen(url).journal.verify().isConsistent
-    }
-}
-
-/// The simulator serving the crash tests on loopback.
-private struct CrashOrg {
-    let simulator: SalesforceSimulator
-    let server: SimulatorServer
-
-    static func start() async throws -> CrashOrg {
-        let simulator = try SalesforceSimulator(
-            configuration: SalesforceSimulator.Configuration(accessToken: "crash-token"), logger: .discarding)
-        return CrashOrg(simulator: simulator, server: try await SimulatorServer.start(simulator, logger: .discarding))
-    }
-
-    var connectionArguments: [String] {
-        ["--instance-url", server.url.absoluteString, "--access-token", simulator.accessToken]
-    }
-
-    func stop() async {
-        await server.stop()
     }
 }

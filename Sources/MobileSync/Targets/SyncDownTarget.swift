@@ -43,6 +43,9 @@ public protocol SyncDownTarget: Sendable {
     /// `journal-replay log` shows what each request covered; `nil` when the target does not say
     /// (the default).
     var reSyncWindow: ReSyncWindow? { get }
+    /// Where the records of the page last returned go; `nil` (the default) for the sync's soup
+    /// under ``idFieldName``. Read by the engine after each fetch.
+    var pageDestination: SyncDownPageDestination? { get }
 
     /// Fetches the first page.
     ///
@@ -73,11 +76,20 @@ public protocol SyncDownTarget: Sendable {
     /// - Parameter localIds: the ids of the sync's clean local records, for targets that can only
     ///   check given ids (MRU, Refresh).
     func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String>
+
+    /// For a target that writes more than the sync's soup: the ids it would fetch now into each
+    /// soup, the parents' (or first) soup first. Ghost cleaning then cleans every soup listed
+    /// instead of calling ``remoteIds(_:localIds:)``. `nil`, the default, for one soup.
+    func remoteIdsBySoup(_ context: SyncDownContext) async throws -> [SoupRemoteIds]?
 }
 
 extension SyncDownTarget {
+    /// The sync's soup, under ``idFieldName``.
+    public var pageDestination: SyncDownPageDestination? { nil }
+
+    /// `nil`: the target writes only the sync's soup.
+    public func remoteIdsBySoup(_ context: SyncDownContext) async throws -> [SoupRemoteIds]? { nil }
+
     /// `nil`: the target does not say which dates it asked for.
-    public var reSyncWindow: ReSyncWindow? {
-        nil
-    }
+    public var reSyncWindow: ReSyncWindow? { nil }
 }

@@ -38,6 +38,10 @@ public struct SyncDownTargetRegistry: Sendable {
         case .sosl: return try SOSLSyncDownTarget(descriptor)
         case .mru: return try MRUSyncDownTarget(descriptor)
         case .refresh: return try RefreshSyncDownTarget(descriptor)
+        case .parentChildren: return try ParentChildrenSyncDownTarget(descriptor)
+        case .briefcase: return try BriefcaseSyncDownTarget(descriptor)
+        case .metadata: return try MetadataSyncDownTarget(descriptor)
+        case .layout: return try LayoutSyncDownTarget(descriptor)
         case .custom(let key):
             guard let factory = factories[key] else {
                 throw SyncError(.unknownTarget, "No custom sync down target is registered under \"\(key)\".")

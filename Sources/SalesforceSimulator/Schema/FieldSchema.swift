@@ -38,13 +38,16 @@ public struct FieldSchema: Sendable, Hashable {
     public var relationshipName: String?
     /// For a reference: the child relationship name on the parent (`Contacts`).
     public var childRelationshipName: String?
+    /// For a master-detail reference: deleting the parent deletes the record too.
+    public var cascadeDelete: Bool
 
     /// Creates a field.
     public init(
         name: String, type: FieldType, label: String? = nil, length: Int? = nil, isRequired: Bool = false,
         isSystem: Bool = false, isExternalID: Bool = false, referenceTo: String? = nil,
-        relationshipName: String? = nil, childRelationshipName: String? = nil
+        relationshipName: String? = nil, childRelationshipName: String? = nil, cascadeDelete: Bool = false
     ) {
+        self.cascadeDelete = cascadeDelete
         self.name = name
         self.type = type
         self.label = label ?? name

@@ -1,5 +1,5 @@
 import SalesforceAPI
-import SalesforceSimulator
+public import SalesforceSimulator
 import SyncCore
 
 /// A scenario that can be recorded into `Journals/<area>/<name>/`: the org the simulator
@@ -16,6 +16,12 @@ public struct SessionCase: Sendable {
     public var summary: String
     /// The Accounts the simulator starts with (field name → value).
     public var accounts: [[String: String]]
+    /// The Contacts the simulator starts with, loaded after the Accounts.
+    public var contacts: [[String: String]]
+    /// The briefcases the simulator primes records from, and its priming page size.
+    public var briefcases: [Briefcase]
+    /// See ``briefcases``.
+    public var primingPageSize: Int
     /// What the app does.
     public var script: SessionScript
 
@@ -26,11 +32,18 @@ public struct SessionCase: Sendable {
     static let firstModifiedMilliseconds: Int64 = 1_672_531_200_000
 
     /// Creates a case.
-    public init(area: String, name: String, summary: String, accounts: [[String: String]], script: SessionScript) {
+    public init(
+        area: String, name: String, summary: String, accounts: [[String: String]], contacts: [[String: String]] = [],
+        briefcases: [Briefcase] = [], primingPageSize: Int = SimulatorData.primingPageSizeDefault,
+        script: SessionScript
+    ) {
         self.area = area
         self.name = name
         self.summary = summary
         self.accounts = accounts
+        self.contacts = contacts
+        self.briefcases = briefcases
+        self.primingPageSize = primingPageSize
         self.script = script
     }
 
@@ -41,14 +54,35 @@ public struct SessionCase: Sendable {
 
     /// A simulator holding the case's org, with the tokens the session's client uses.
     func makeSimulator() throws -> SalesforceSimulator {
-        let records = accounts.map { fields -> (type: String, fields: [String: JSONValue]) in
-            (type: "Account", fields: fields.mapValues(JSONValue.string))
-        }
+        let records =
+            accounts.map { (type: "Account", fields: $0.mapValues(JSONValue.string)) }
+            + contacts.map { (type: "Contact", fields: $0.mapValues(JSONValue.string)) }
+        let data = SimulatorData(records: records, briefcases: briefcases, primingPageSize: primingPageSize)
         return try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(
-                data: SimulatorData(records: records), accessToken: SessionRunner.accessToken,
+                data: data, accessToken: SessionRunner.accessToken,
                 refreshToken: SessionRunner.refreshToken, seed: Self.simulatorSeed),
             sleepClock: ImmediateClock(), logger: .discarding)
+    }
+
+    /// The id of the `number`th initial Contact (from 0), as the simulator mints it.
+    public static func contactId(_ number: Int) -> String {
+        SalesforceID(keyPrefix: "003", counter: UInt64(number + 1)).rawValue
+    }
+
+    /// `perAccount` Contacts for each of the first `accountCount` Accounts, named
+    /// `Contact <account>-<n>`, with modification dates after the Accounts'.
+    public static func contacts(perAccount: Int, accountCount: Int) -> [[String: String]] {
+        (0..<accountCount * perAccount).map { number in
+            let account = number / perAccount
+            let date = firstModifiedMilliseconds + Int64(accountCount + number) * 1000
+            return [
+                "Id": contactId(number), "LastName": "Contact \(account)-\(number % perAccount)",
+                "AccountId": accountId(account),
+                "LastModifiedDate": WallTime(millisecondsSinceEpoch: date).salesforceFormat,
+                "SystemModstamp": WallTime(millisecondsSinceEpoch: date).salesforceFormat,
+            ]
+        }
     }
 
     /// The id of the `number`th initial Account (from 0), as the simulator mints it.

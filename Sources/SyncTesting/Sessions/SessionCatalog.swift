@@ -1,5 +1,6 @@
 import MobileSync
 import SalesforceSimulator
+import SyncCore
 
 /// The recorded sessions under `Journals/`, defined as scenarios so they can be recorded again.
 ///
@@ -24,7 +25,7 @@ public enum SessionCatalog {
 
     /// Every case, in the order of `Journals/README.md`.
     public static var all: [SessionCase] {
-        syncDown + syncUp + faults + lifecycle
+        syncDown + syncUp + faults + lifecycle + related
     }
 
     /// The case at `path` (`area/name`), if there is one.
@@ -192,6 +193,124 @@ public enum SessionCatalog {
                     .reopenStore, .setFaults(nil), .reSync(name: "up"), .reSync(name: "accounts"),
                 ])),
         ]
+    }
+
+    // MARK: - Related records
+
+    static let contactsSoup = "contacts"
+    static let registerContacts = SessionOperation.registerSoup(
+        soup: contactsSoup, indexes: ["Id:string", "AccountId:string", "LastName:string"])
+
+    static var related: [SessionCase] {
+        [
+            SessionCase(
+                area: "related", name: "parent-children-down",
+                summary: "Accounts with their Contacts: reSync fetches a Contact changed under an unchanged Account "
+                    + "and keeps a locally edited Contact while its Account is refreshed; ghost cleaning removes a "
+                    + "deleted Contact.",
+                accounts: SessionCase.accounts(2), contacts: SessionCase.contacts(perAccount: 2, accountCount: 2),
+                script: SessionScript(operations: [
+                    register, registerContacts, tree("tree", mergeMode: "LEAVE_IF_CHANGED"),
+                    .writeOnServer(
+                        type: "Contact", id: SessionCase.contactId(1), fields: ["LastName": "Renamed remotely"]),
+                    .updateLocally(
+                        soup: contactsSoup, field: "Id", value: SessionCase.contactId(2), changes: ["LastName": "Mine"]),
+                    .writeOnServer(type: "Account", id: SessionCase.accountId(1), fields: ["Name": "Theirs"]),
+                    .reSync(name: "tree"), .deleteOnServer(type: "Contact", id: SessionCase.contactId(0)),
+                    .cleanGhosts(name: "tree"),
+                ])),
+            SessionCase(
+                area: "related", name: "parent-children-up",
+                summary: "An Account and its Contact created offline go in one composite request, the Contact naming "
+                    + "the new Account by reference; an edited Contact of a synced Account follows in its own.",
+                accounts: SessionCase.accounts(1), contacts: SessionCase.contacts(perAccount: 1, accountCount: 1),
+                script: SessionScript(operations: [
+                    register, registerContacts, tree("tree", mergeMode: "OVERWRITE"),
+                    .createLocally(soup: soup, type: "Account", fields: ["Name": "Created offline"]),
+                    .createChildLocally(
+                        soup: contactsSoup, type: "Contact", fields: ["LastName": "Child offline"],
+                        linkField: "AccountId",
+                        parentSoup: soup, parentField: "Name", parentValue: "Created offline"),
+                    .updateLocally(
+                        soup: contactsSoup, field: "Id", value: SessionCase.contactId(0),
+                        changes: ["LastName": "Edited offline"]),
+                    .syncUpTarget(
+                        name: "treeUp", soup: soup, target: canonicalTarget(treeUpTarget), mergeMode: "OVERWRITE",
+                        fieldlist: nil),
+                ])),
+            SessionCase(
+                area: "related", name: "briefcase-down",
+                summary:
+                    "A briefcase primes Accounts and some Contacts two ids per page; reSync sends the watermark as "
+                    + "changedAfterTimestamp; ghost cleaning removes an Account deleted on the server.",
+                accounts: SessionCase.accounts(3, extra: datedSystemModstamps(3)),
+                contacts: SessionCase.contacts(perAccount: 2, accountCount: 3),
+                briefcases: [
+                    Briefcase(
+                        name: "Field sales",
+                        rules: [
+                            Briefcase.Rule(objectType: "Account"),
+                            Briefcase.Rule(objectType: "Contact", filter: "LastName like 'Contact 0%'"),
+                        ])
+                ], primingPageSize: 2,
+                script: SessionScript(operations: [
+                    register, registerContacts,
+                    .syncDownTarget(
+                        name: "briefcase", soup: soup, target: canonicalTarget(briefcaseTarget),
+                        mergeMode: "OVERWRITE"),
+                    .writeOnServer(type: "Account", id: SessionCase.accountId(1), fields: ["Name": "Renamed remotely"]),
+                    .reSync(name: "briefcase"), .deleteOnServer(type: "Account", id: SessionCase.accountId(2)),
+                    .cleanGhosts(name: "briefcase"),
+                ])),
+        ]
+    }
+
+    static let relationship = ParentChildrenRelationship(
+        parent: .init(sobjectType: "Account", soupName: soup),
+        children: .init(
+            sobjectType: "Contact", sobjectTypePlural: "Contacts", soupName: contactsSoup,
+            parentIdFieldName: "AccountId"),
+        relationshipType: .masterDetail)
+
+    static func tree(_ name: String, mergeMode: String) -> SessionOperation {
+        let target = try? SyncDownTargetDescriptor(
+            .parentChildren(
+                relationship, parentFieldlist: ["Name"], childrenFieldlist: ["LastName", "AccountId"],
+                parentSoqlFilter: ""))
+        return .syncDownTarget(
+            name: name, soup: soup, target: target?.json.serializedString ?? "", mergeMode: mergeMode)
+    }
+
+    static var treeUpTarget: JSONValue {
+        SyncUpTargetDescriptor(
+            parentChildren: relationship, createFieldlist: ["Name"], updateFieldlist: ["Name"],
+            childrenCreateFieldlist: ["LastName"], childrenUpdateFieldlist: ["LastName"]
+        ).json
+    }
+
+    static var briefcaseTarget: JSONValue {
+        let target = try? SyncDownTargetDescriptor(
+            .briefcase(infos: [
+                BriefcaseObjectInfo(sobjectType: "Account", fieldlist: ["Name"], soupName: soup),
+                BriefcaseObjectInfo(
+                    sobjectType: "Contact", fieldlist: ["LastName", "AccountId"], soupName: contactsSoup),
+            ]))
+        return target?.json ?? .null
+    }
+
+    /// Target JSON as a session stores it: the engine's serialization (keys in byte order).
+    static func canonicalTarget(_ json: JSONValue) -> String {
+        json.serializedString
+    }
+
+    /// `SystemModstamp` equal to each initial Account's `LastModifiedDate`, as on a real org,
+    /// for the cases that read it (briefcase priming).
+    static func datedSystemModstamps(_ count: Int) -> [Int: [String: String]] {
+        var extra: [Int: [String: String]] = [:]
+        for (number, account) in SessionCase.accounts(count).enumerated() {
+            extra[number] = ["SystemModstamp": account["LastModifiedDate"] ?? ""]
+        }
+        return extra
     }
 
     // MARK: - Building blocks

@@ -18,6 +18,12 @@ public enum SessionOperation: Codable, Hashable, Sendable {
     case createLocally(soup: String, type: String, fields: [String: String])
     /// Changes fields of the first record (lowest `_soupEntryId`) whose `field` equals `value`.
     case updateLocally(soup: String, field: String, value: String, changes: [String: String])
+    /// Creates a record locally (dirty, with a local id) whose `linkField` holds the `Id` of the
+    /// first record of `parentSoup` whose `parentField` is `parentValue`: a child created under
+    /// a parent that may itself only have a local id yet.
+    case createChildLocally(
+        soup: String, type: String, fields: [String: String], linkField: String, parentSoup: String,
+        parentField: String, parentValue: String)
     /// Deletes locally the first record whose `field` equals `value`.
     case deleteLocally(soup: String, field: String, value: String)
     /// Another client creates (no `id`) or updates a record on the server; with `modifiedAt` (a
@@ -35,12 +41,18 @@ public enum SessionOperation: Codable, Hashable, Sendable {
     case syncDown(
         name: String, soup: String, query: String, batchSize: Int?, mergeMode: String, stopAfterFirstPage: Bool,
         reSyncOverlapSeconds: Int? = nil)
+    /// Creates a sync down named `name` to any target, given as its Mobile SDK JSON in the
+    /// form the engine writes it (keys in byte order, no spaces), and runs it.
+    case syncDownTarget(name: String, soup: String, target: String, mergeMode: String)
     /// Runs the sync named `name` again (incremental for a sync down).
     case reSync(name: String)
     /// Creates a sync up named `name` to the built-in target `target` and runs it.
     case syncUp(
         name: String, soup: String, target: SessionSyncUpTarget, mergeMode: String, fieldlist: [String],
         externalIdField: String?)
+    /// Creates a sync up named `name` to any target, given as its Mobile SDK JSON in the form
+    /// the engine writes it, and runs it.
+    case syncUpTarget(name: String, soup: String, target: String, mergeMode: String, fieldlist: [String]?)
     /// Removes the records of the sync down `name` that the server no longer has.
     case cleanGhosts(name: String)
     /// Restarts a stopped manager, resuming its stopped syncs.

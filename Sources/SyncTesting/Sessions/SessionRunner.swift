@@ -91,6 +91,15 @@ public final class SessionRunner {
             let entryId = try entryId(soup, field, value)
             _ = try openStore().soups.updateLocally(
                 soup, entryId: entryId, changes: changes.mapValues(JSONValue.string))
+        case .createChildLocally(let soup, let type, let fields, let linkField, let parentSoup, let field, let value):
+            let parentEntryId = try entryId(parentSoup, field, value)
+            guard let parent = try openStore().soups.retrieve(parentSoup, ids: [parentEntryId]).first else {
+                throw SessionReplayError(.operationFailed, "no record of soup \(parentSoup) has \(field) = \(value)")
+            }
+            var record = fields.mapValues(JSONValue.string)
+            record["attributes"] = .object(["type": .string(type)])
+            record[linkField] = parent["Id"] ?? .null
+            _ = try openStore().soups.createLocally(soup, .object(record))
         case .deleteLocally(let soup, let field, let value):
             _ = try openStore().soups.deleteLocally(soup, entryId: try entryId(soup, field, value))
         case .writeOnServer, .deleteOnServer, .setFaults, .expireTokens:
@@ -106,6 +115,16 @@ public final class SessionRunner {
                     // Stopping once page 0 is stored leaves a STOPPED sync with a watermark to resume from.
                     if stopAfterFirstPage, state.status == .running, state.progress > 0 { manager.stop() }
                 })
+        case .syncDownTarget(let name, let soup, let text, let mergeMode):
+            let target = try SyncDownTargetDescriptor(json: try Self.canonicalTarget(text))
+            try await openManager().syncDown(
+                target: target, options: SyncOptions(mergeMode: try Self.mergeMode(mergeMode)), soupName: soup,
+                name: name)
+        case .syncUpTarget(let name, let soup, let text, let mergeMode, let fieldlist):
+            let target = try SyncUpTargetDescriptor(json: try Self.canonicalTarget(text))
+            try await openManager().syncUp(
+                target: target, options: SyncOptions(mergeMode: try Self.mergeMode(mergeMode), fieldlist: fieldlist),
+                soupName: soup, name: name)
         case .reSync(let name):
             try await openManager().reSync(name: name)
         case .syncUp(let name, let soup, let target, let mergeMode, let fieldlist, let externalIdField):
@@ -208,6 +227,21 @@ public final class SessionRunner {
                 "the query \"\(query)\" is not in normalized form; it must be written as the engine sends it")
         }
         return target
+    }
+
+    /// The target JSON of `text`, which must be written as the engine writes targets (keys in
+    /// byte order, no spaces), so that an edit the parser would ignore is refused.
+    private static func canonicalTarget(_ text: String) throws -> JSONValue {
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: Array(text.utf8))
+        } catch {
+            throw SessionReplayError(.malformedFile, "the target \(text) is not JSON: \(error)")
+        }
+        guard json.serializedString == text else {
+            throw SessionReplayError(.malformedFile, "the target \(text) is not in canonical form")
+        }
+        return json
     }
 
     private static func indexSpec(_ text: String) throws -> IndexSpec {

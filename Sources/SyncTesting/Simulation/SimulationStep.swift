@@ -37,11 +37,37 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
     /// The machine loses power: what the projections wrote without a sync is damaged (`damage`
     /// picks how), the machine restarts (a new boot identity) and the app reopens the store.
     case powerLoss(damage: UInt64)
+    /// The app creates an Account with a Contact offline, in the parent/children soups.
+    case treeCreate
+    /// The app creates a Contact offline under an Account of the parent/children soups.
+    case childCreate(pick: UInt64)
+    /// The app edits a Contact offline.
+    case childUpdate(pick: UInt64)
+    /// The app deletes a Contact offline.
+    case childDelete(pick: UInt64)
+    /// The app edits an Account of the parent/children soups offline.
+    case treeParentUpdate(pick: UInt64)
+    /// The app deletes an Account of the parent/children soups offline, and with it its Contacts
+    /// (master-detail).
+    case treeParentDelete(pick: UInt64)
+    /// Another client creates a Contact under an Account on the server.
+    case serverChildCreate(pick: UInt64)
+    /// Another client edits a Contact on the server.
+    case serverChildUpdate(pick: UInt64)
+    /// Another client deletes a Contact on the server.
+    case serverChildDelete(pick: UInt64)
+    /// The app syncs parents and children down (reSync, LEAVE_IF_CHANGED).
+    case treeDown
+    /// The app syncs parents and children up (OVERWRITE, upserts by external id).
+    case treeUp
+    /// The app cleans the parent/children sync's ghosts.
+    case cleanTreeGhosts
 
     /// A step drawn from `random`, with the weights of a busy offline-first app.
     static func random(using random: inout SplitMix64) -> SimulationStep {
-        let roll = random.next() % 100
+        let roll = random.next() % 130
         let pick = random.next()
+        if roll >= 100 { return tree(roll: roll, pick: pick) }
         switch roll {
         case 0..<14: return .localCreate
         case 14..<30: return .localUpdate(pick: pick)
@@ -57,6 +83,24 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
         case 92..<95: return .expireToken
         case 95..<98: return .crash
         default: return .powerLoss(damage: pick)
+        }
+    }
+
+    /// A parent/children step: rolls 100 to 129, about a quarter of the steps.
+    private static func tree(roll: UInt64, pick: UInt64) -> SimulationStep {
+        switch roll {
+        case 100..<104: .treeCreate
+        case 104..<108: .childCreate(pick: pick)
+        case 108..<112: .childUpdate(pick: pick)
+        case 112..<114: .childDelete(pick: pick)
+        case 114..<116: .treeParentUpdate(pick: pick)
+        case 116..<117: .treeParentDelete(pick: pick)
+        case 117..<119: .serverChildCreate(pick: pick)
+        case 119..<121: .serverChildUpdate(pick: pick)
+        case 121..<122: .serverChildDelete(pick: pick)
+        case 122..<125: .treeDown
+        case 125..<129: .treeUp
+        default: .cleanTreeGhosts
         }
     }
 
@@ -76,6 +120,18 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
         case .expireToken: "expireToken"
         case .crash: "crash"
         case .powerLoss(let damage): "powerLoss(\(damage % 4))"
+        case .treeCreate: "treeCreate"
+        case .childCreate(let pick): "childCreate(\(pick % 1000))"
+        case .childUpdate(let pick): "childUpdate(\(pick % 1000))"
+        case .childDelete(let pick): "childDelete(\(pick % 1000))"
+        case .treeParentUpdate(let pick): "treeParentUpdate(\(pick % 1000))"
+        case .treeParentDelete(let pick): "treeParentDelete(\(pick % 1000))"
+        case .serverChildCreate(let pick): "serverChildCreate(\(pick % 1000))"
+        case .serverChildUpdate(let pick): "serverChildUpdate(\(pick % 1000))"
+        case .serverChildDelete(let pick): "serverChildDelete(\(pick % 1000))"
+        case .treeDown: "treeDown"
+        case .treeUp: "treeUp"
+        case .cleanTreeGhosts: "cleanTreeGhosts"
         }
     }
 }

@@ -56,20 +56,22 @@ public final class SyncSimulation {
     /// The sync down's `reSyncOverlapSeconds`: late server edits start at most this long ago.
     static let reSyncOverlapSeconds = 2
 
-    private let seed: UInt64
+    let seed: UInt64
     private let directory: TemporaryDirectory
-    private let clock: ManualWallClock
+    let clock: ManualWallClock
     private let boot = ManualBootIdentity()
-    private let simulator: SalesforceSimulator
+    let simulator: SalesforceSimulator
     private let client: SalesforceClient
-    private var store: SyncStore?
-    private var manager: SyncManager?
+    var store: SyncStore?
+    var manager: SyncManager?
     private var faultsOn = false
-    private var createdCount = 0
+    var createdCount = 0
     private var downSyncId: Int64 = 0
     /// The app's changes not yet confirmed by an upload outcome: `_soupEntryId` → Name.
     private var pending: [Int64: String] = [:]
-    private var outcome: Outcome
+    var outcome: Outcome
+    /// The parent/children soups' state: see SyncSimulation+Trees.swift.
+    var trees = TreeState()
 
     private init(seed: UInt64) throws {
         self.seed = seed
@@ -81,7 +83,10 @@ public final class SyncSimulation {
         }
         simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(
-                data: SimulatorData(records: accounts), accessToken: "simulation-token", seed: seed),
+                data: SimulatorData(
+                    schema: OrgSchema.standard.withCascadeDelete(type: "Contact", field: "AccountId"), records: accounts
+                ),
+                accessToken: "simulation-token", seed: seed),
             sleepClock: ImmediateClock(), logger: logger)
         client = SalesforceClient(
             credentials: SalesforceCredentials(
@@ -161,6 +166,7 @@ public final class SyncSimulation {
         try await manager?.createSyncUp(
             target: upTarget, options: SyncOptions(mergeMode: .overwrite, fieldlist: ["Name", "ExternalId__c"]),
             soupName: Self.soup, name: "up")
+        try await setUpTrees()
         for (number, step) in steps.enumerated() {
             outcome.stepsRun = number + 1
             do {
@@ -247,6 +253,9 @@ public final class SyncSimulation {
             try Self.damageUnsyncedProjections(of: directory.appending("store"), how: damage)
             boot.restart()
             try reopen()
+        case .treeCreate, .childCreate, .childUpdate, .childDelete, .treeParentUpdate, .treeParentDelete,
+            .serverChildCreate, .serverChildUpdate, .serverChildDelete, .treeDown, .treeUp, .cleanTreeGhosts:
+            try await performTree(step, manager, store)
         }
     }
 
@@ -298,6 +307,7 @@ public final class SyncSimulation {
     private func converge() async throws {
         simulator.setFaultPlan(.none)
         guard let manager, let store else { return }
+        try await sendTrees(manager, store)
         try await syncUp(manager, store)
         count(try await manager.reSync(name: "down"))
         try await cleanGhosts(manager, store)
@@ -326,6 +336,7 @@ public final class SyncSimulation {
                 "the soup and the server differ: only local \(onlyLocal), only on the server \(onlyServer), "
                     + "different names \(differing); history of the first: \(history ?? [])")
         }
+        try await convergeTrees(manager, store)
     }
 
     // MARK: - Invariants
@@ -350,6 +361,7 @@ public final class SyncSimulation {
                 throw InvariantFailure("the watermark \(state.maxTimeStamp) is ahead of every stored record")
             }
         }
+        try checkTrees(store)
     }
 
     private func pagesNewest(_ store: SyncStore) throws -> Int64 {
@@ -372,7 +384,7 @@ public final class SyncSimulation {
     /// Checkpoints every few steps' worth of entries, so power losses restore recent ones.
     static let checkpointEntryCountMax: UInt64 = 40
 
-    private func reopen() throws {
+    func reopen() throws {
         manager = nil
         store = nil
         var options = JournalOptions()
@@ -414,7 +426,7 @@ public final class SyncSimulation {
         }
     }
 
-    private func count(_ state: SyncState) {
+    func count(_ state: SyncState) {
         if state.status == .done { outcome.syncsDone += 1 } else { outcome.syncsFailed += 1 }
     }
 
@@ -454,18 +466,18 @@ public final class SyncSimulation {
         return names
     }
 
-    private static func entryId(_ record: JSONValue) throws -> Int64 {
+    static func entryId(_ record: JSONValue) throws -> Int64 {
         guard let entryId = record["_soupEntryId"]?.number?.int64Value else {
             throw InvariantFailure("a soup record has no _soupEntryId: \(record.serializedString)")
         }
         return entryId
     }
 
-    private static func isDirty(_ record: JSONValue) -> Bool {
+    static func isDirty(_ record: JSONValue) -> Bool {
         flag(record, "__local__")
     }
 
-    private static func flag(_ record: JSONValue, _ name: String) -> Bool {
+    static func flag(_ record: JSONValue, _ name: String) -> Bool {
         record[name] == .bool(true)
     }
 }

@@ -1,0 +1,93 @@
+import SyncCore
+
+/// Stores the records of a sync-down page in one soup: each fetched record is matched to a
+/// local one by its id field and written over it, or stored as a new record.
+///
+/// A match is the local record with the record's id field value (the lowest `_soupEntryId`
+/// when several have it), or else the local create whose upsert the record is the server copy
+/// of (decision 0353). Stored records are the server's JSON plus ``SoupProjection/addedFields(syncId:entryId:at:)``.
+/// A record the match already holds with the same modification date is fetched again, not
+/// changed (decision 0321-resync-window-and-records-fetched-again), and the caller leaves it.
+/// A page of a parent/children sync uses one writer per soup, sharing `next-entry-id`.
+struct FetchedRecordWriter {
+    let state: SoupState
+    let soup: SoupCatalogEntry
+    private let idComponents: [String]
+    private let syncId: Int64
+    private let time: WallTime
+    private let newRecordPlacement: SoupState.RecordPlacement
+    private var finder: LocalRecordFinder
+    private let uploading: [UploadingCreate]
+    private let dateField: String?
+
+    /// Prepares to store records whose id field values are among `wanted`.
+    ///
+    /// - Parameter dateField: the records' modification date field; `nil` for a page journaled
+    ///   before decision 0321, which folds as it always did (nothing is fetched again).
+    init(
+        state: SoupState, soup: SoupCatalogEntry, idField: String, dateField: String?, wanted: [JSONValue],
+        syncId: Int64, time: WallTime
+    ) throws {
+        self.state = state
+        self.soup = soup
+        self.dateField = dateField
+        idComponents = SoupPath.components(idField)
+        self.syncId = syncId
+        self.time = time
+        newRecordPlacement = try state.newRecordPlacement(in: soup)
+        finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: wanted)
+        uploading = try state.uploadingCreates(soup.soupId)
+    }
+
+    /// The value of the id field in `record`, if any.
+    func idValue(of record: JSONValue) -> JSONValue? {
+        SoupPath.project(record, components: idComponents)
+    }
+
+    /// The `_soupEntryId` of the local record `record` is fetched for, or `nil` for a new one.
+    func match(_ record: JSONValue, idValue: JSONValue?) throws -> Int64? {
+        if let match = try idValue.flatMap({ try finder.entryId(for: $0) }) { return match }
+        // The server copy of a create whose upsert reached the server but whose outcome is not
+        // journaled yet: it is that local record, not a new one (decision 0353).
+        if let create = uploading.first(where: { $0.isServerCopy(record) }),
+            try state.record(soup.soupId, create.entryId) != nil
+        {
+            return create.entryId
+        }
+        return nil
+    }
+
+    /// Whether `record` is the server copy that the local record `match` already holds, so the
+    /// page leaves that record as it is (``SoupProjection/isFetchedAgain(_:as:syncId:dateField:)``).
+    func isFetchedAgain(_ record: JSONValue, match: Int64) throws -> Bool {
+        guard let dateField, let stored = try state.record(soup.soupId, match) else { return false }
+        return SoupProjection.isFetchedAgain(record, as: stored, syncId: syncId, dateField: dateField)
+    }
+
+    /// Whether the local record `entryId` is dirty now.
+    func isDirty(_ entryId: Int64) throws -> Bool {
+        try state.isDirty(soup.soupId, entryId)
+    }
+
+    /// Stores `record` over `match`, or as a new record taking `nextEntryId`.
+    ///
+    /// - Parameter splicedBytes: the stored record's serialization, given its entry id, when
+    ///   the caller can make it without serializing the record (see ``SerializedPage``).
+    mutating func store(
+        _ record: JSONValue, idValue: JSONValue?, match: Int64?, nextEntryId: inout UInt64,
+        splicedBytes: ((Int64) -> [UInt8])? = nil
+    ) throws {
+        let entryId = match ?? Int64(nextEntryId)
+        // A new record's id is the next one: its keys go after every key of its soup.
+        let placement = match == nil ? newRecordPlacement : .anywhere
+        if match == nil { nextEntryId += 1 }
+        if let splicedBytes {
+            try state.putRecord(record, bytes: splicedBytes(entryId), entryId: entryId, in: soup, placement: placement)
+        } else {
+            let added = SoupProjection.addedFields(syncId: syncId, entryId: entryId, at: time)
+            let stored = record.object.map { JSONValue.object($0.merging(added) { $1 }) } ?? record
+            try state.putRecord(stored, entryId: entryId, in: soup, placement: placement)
+        }
+        if let idValue { finder.remember(idValue, entryId) }
+    }
+}

@@ -1,0 +1,89 @@
+import EventJournal
+import SyncCore
+
+// A parent/children sync-down page: parents with their children nested under the relationship
+// name, as the server answered the query with a child sub-query. The header names both soups
+// (`soup`, `childrenSoup`), the key of the nested children (`childrenRelationship`), their id
+// field and the child field that receives the parent's id (docs/mobilesync.md).
+extension SoupProjection {
+    /// Writes a parent/children page: each parent without its nested children into the parent
+    /// soup, then each child, with the parent's id in its parent id field, into the children
+    /// soup. Both soups share `next-entry-id`, as every fold does.
+    ///
+    /// Under LEAVE_IF_CHANGED a fetched record whose local copy is dirty when the page is
+    /// applied is skipped, parent or child, so an edit made while the sync ran is never
+    /// overwritten. Mobile SDK skips the whole tree of a parent with a dirty child; then a
+    /// sibling changed on the server in the same run is never fetched again once the watermark
+    /// passes it, so here its clean records are written (docs/decisions/0322-related-record-targets.md).
+    ///
+    /// Under either mode a parent or child fetched again with the modification date its local
+    /// copy already has is left alone (decision 0321): the parent compared on `dateField`, a
+    /// child, with its parent's id set, on the header's `childModificationDateFieldName`.
+    ///
+    /// - Returns: how many parents were fetched again unchanged with all their children.
+    func applyParentChildrenPage(
+        _ records: [JSONValue], _ header: ServerEntryHeader, dateField: String?, leavesChanges: Bool,
+        in state: SoupState
+    ) throws -> Int {
+        let entry = header.entry
+        let relationship = try header.string(ServerEntry.childrenRelationshipHeader)
+        let idField = try header.string(ServerEntry.idFieldHeader)
+        let childIdField = try header.string(ServerEntry.childIdFieldHeader)
+        let parentIdField = try header.string(ServerEntry.childParentIdFieldHeader)
+        let childSoup = try state.requireSoup(try header.string(ServerEntry.childrenSoupHeader))
+        let childDateField = dateField == nil ? nil : try header.string(ServerEntry.childDateFieldHeader)
+        let trees = try records.map { try Self.tree($0, relationship: relationship, sequence: entry.sequence) }
+        let idComponents = SoupPath.components(idField)
+        let parentIds = trees.map { SoupPath.project(.object($0.parent), components: idComponents) }
+        var parents = try FetchedRecordWriter(
+            state: state, soup: try state.requireSoup(header.soup), idField: idField, dateField: dateField,
+            wanted: parentIds.compactMap { $0 }, syncId: header.syncId, time: entry.timestamp)
+        let childComponents = SoupPath.components(childIdField)
+        var children = try FetchedRecordWriter(
+            state: state, soup: childSoup, idField: childIdField, dateField: childDateField,
+            wanted: trees.flatMap { $0.children.compactMap { SoupPath.project($0, components: childComponents) } },
+            syncId: header.syncId, time: entry.timestamp)
+        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        var unchangedTrees = 0
+        for (tree, parentId) in zip(trees, parentIds) {
+            let parent = JSONValue.object(tree.parent)
+            let parentMatch = try parents.match(parent, idValue: parentId)
+            let childIds = tree.children.map { children.idValue(of: $0) }
+            let childMatches = try zip(tree.children, childIds).map { try children.match($0, idValue: $1) }
+            let parentIsFetchedAgain = try parentMatch.map { try parents.isFetchedAgain(parent, match: $0) } ?? false
+            var treeIsUnchanged = parentIsFetchedAgain
+            let keepsLocalParent = try leavesChanges && (parentMatch.map(parents.isDirty) ?? false)
+            if !parentIsFetchedAgain, !keepsLocalParent {
+                try parents.store(parent, idValue: parentId, match: parentMatch, nextEntryId: &nextEntryId)
+            }
+            for ((child, childId), match) in zip(zip(tree.children, childIds), childMatches) {
+                guard case .object(var fields) = child else { continue }
+                fields[parentIdField] = tree.parent[idField] ?? .null
+                let linked = JSONValue.object(fields)
+                if let match, try children.isFetchedAgain(linked, match: match) { continue }
+                treeIsUnchanged = false
+                if leavesChanges, try match.map(children.isDirty) ?? false { continue }
+                try children.store(linked, idValue: childId, match: match, nextEntryId: &nextEntryId)
+            }
+            if treeIsUnchanged { unchangedTrees += 1 }
+        }
+        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+        return unchangedTrees
+    }
+
+    /// A fetched parent split into its own fields and its nested children (none when the
+    /// relationship is null or missing, as Salesforce sends a parent without children).
+    private static func tree(_ record: JSONValue, relationship: String, sequence: UInt64) throws -> (
+        parent: [String: JSONValue], children: [JSONValue]
+    ) {
+        guard case .object(var parent) = record else {
+            throw SoupError(.notAnObject, "entry \(sequence): a fetched record is not a JSON object")
+        }
+        let nested = parent.removeValue(forKey: relationship)
+        let children = nested?["records"]?.array ?? []
+        guard children.allSatisfy({ $0.object != nil }) else {
+            throw SoupError(.notAnObject, "entry \(sequence): a fetched child record is not a JSON object")
+        }
+        return (parent, children)
+    }
+}

@@ -1,0 +1,306 @@
+import EventJournal
+import Foundation
+import MobileSync
+import SalesforceAPI
+import SalesforceSimulator
+import Soups
+import SyncCore
+import Testing
+
+/// Parent/children sync up against the simulator: creates with references, updates, deletes
+/// of masters and lookups, both merge modes, the bounded recreate loop and large trees.
+@Suite struct ParentChildrenSyncUpTests {
+    typealias Harness = RelatedRecordsHarness
+
+    static let overwrite = SyncOptions(mergeMode: .overwrite)
+
+    @Test func aNewParentAndItsChildrenGoInOneRequestAndTheChildrenPointAtItsServerId() async throws {
+        try await Harness.with(accounts: 0) { harness in
+            let tree = try harness.createTreeLocally("Offline", children: 2)
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
+                soupName: Harness.accounts, name: "up")
+            #expect(final.status == .done)
+            #expect(final.syncUpSummary?.succeeded == 3)
+            let requests = try harness.compositeRequests()
+            #expect(requests.count == 1)
+            let parentReference = try #require(requests.first?.first?["referenceId"]?.string)
+            #expect(
+                requests.first?.dropFirst().allSatisfy {
+                    $0["body"]?["AccountId"] == .string("@{\(parentReference).id}")
+                } == true)
+            let serverAccounts = harness.simulator.liveRecords(type: "Account")
+            let serverContacts = harness.simulator.liveRecords(type: "Contact")
+            #expect(serverAccounts.count == 1)
+            let serverId = try #require(serverAccounts.first?["Id"]?.string)
+            #expect(serverContacts.count == 2)
+            #expect(serverContacts.allSatisfy { $0["AccountId"]?.string == serverId })
+            let parent = try #require(try harness.records(Harness.accounts).first)
+            #expect(parent["Id"] == .string(serverId))
+            #expect(parent["__local__"] == false)
+            #expect(parent["_soupEntryId"] == tree.parent["_soupEntryId"])
+            let children = try harness.records(Harness.contacts)
+            #expect(children.allSatisfy { $0["AccountId"] == .string(serverId) && $0["__local__"] == false })
+            #expect(
+                Set(children.compactMap { $0["Id"]?.string }) == Set(serverContacts.compactMap { $0["Id"]?.string }))
+        }
+    }
+
+    @Test func aChildCreatedLaterUnderAnUploadedParentNamesItsServerId() async throws {
+        try await Harness.with(accounts: 0) { harness in
+            try harness.createTreeLocally("Offline", children: 0)
+            _ = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.lookup), options: Self.overwrite, soupName: Harness.accounts,
+                name: "up")
+            let parent = try #require(try harness.records(Harness.accounts).first)
+            try harness.store.soups.createLocally(
+                Harness.contacts,
+                ["attributes": ["type": "Contact"], "LastName": "Late", "AccountId": parent["Id"] ?? .null])
+            let final = try await harness.manager.reSync(name: "up")
+            #expect(final.status == .done)
+            let serverContact = try #require(harness.simulator.liveRecords(type: "Contact").first)
+            #expect(serverContact["AccountId"] == parent["Id"])
+        }
+    }
+
+    @Test func updatesAndDeletesOfChildrenUnderAnExistingParent() async throws {
+        try await Harness.with(accounts: 2, contactsPerAccount: 2) { harness in
+            _ = try await harness.manager.syncDown(
+                target: try Harness.parentChildrenTarget(), soupName: Harness.accounts, name: "down")
+            let contact0 = try harness.entryId(Harness.contacts, Harness.contactId(0))
+            let contact1 = try harness.entryId(Harness.contacts, Harness.contactId(1))
+            let account1 = try harness.entryId(Harness.accounts, Harness.accountId(1))
+            try harness.store.soups.updateLocally(Harness.contacts, entryId: contact0, changes: ["LastName": "Edited"])
+            try harness.store.soups.deleteLocally(Harness.contacts, entryId: contact1)
+            try harness.store.soups.updateLocally(Harness.accounts, entryId: account1, changes: ["Name": "Renamed"])
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.lookup), options: Self.overwrite, soupName: Harness.accounts)
+            #expect(final.progressSummary == "DONE(100,2)")
+            let contacts = harness.simulator.liveRecords(type: "Contact")
+            #expect(contacts.first { $0["Id"]?.string == Harness.contactId(0) }?["LastName"] == "Edited")
+            #expect(contacts.first { $0["Id"]?.string == Harness.contactId(1) } == nil)
+            #expect(harness.simulator.liveRecords(type: "Account").first { $0["Name"] == "Renamed" } != nil)
+            #expect(try harness.byId(Harness.contacts)[Harness.contactId(1)] == nil)
+            #expect(try harness.store.soups.dirtyRecords(Harness.contacts).isEmpty)
+            #expect(try harness.store.soups.dirtyRecords(Harness.accounts).isEmpty)
+        }
+    }
+
+    @Test func deletingAMasterSendsNoChildrenAndDeletesThemHereAsTheServerDoes() async throws {
+        try await Harness.with(accounts: 2, contactsPerAccount: 2, masterDetail: true) { harness in
+            _ = try await harness.manager.syncDown(
+                target: try Harness.parentChildrenTarget(), soupName: Harness.accounts, name: "down")
+            let account0 = try harness.entryId(Harness.accounts, Harness.accountId(0))
+            try harness.store.soups.deleteLocally(Harness.accounts, entryId: account0)
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
+                soupName: Harness.accounts)
+            #expect(final.status == .done)
+            #expect(try harness.compositeRequests().last?.map { $0["method"] } == ["DELETE"])
+            #expect(harness.simulator.liveRecords(type: "Contact").count == 2)
+            #expect(Set(try harness.byId(Harness.contacts).keys) == [Harness.contactId(2), Harness.contactId(3)])
+            #expect(try harness.byId(Harness.accounts)[Harness.accountId(0)] == nil)
+        }
+    }
+
+    @Test func deletingALookupParentKeepsItsChildren() async throws {
+        try await Harness.with(accounts: 1, contactsPerAccount: 2) { harness in
+            _ = try await harness.manager.syncDown(
+                target: try Harness.parentChildrenTarget(type: .lookup), soupName: Harness.accounts, name: "down")
+            try harness.store.soups.deleteLocally(
+                Harness.accounts, entryId: try harness.entryId(Harness.accounts, Harness.accountId(0)))
+            _ = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.lookup), options: Self.overwrite, soupName: Harness.accounts)
+            #expect(harness.simulator.liveRecords(type: "Account").isEmpty)
+            #expect(try harness.records(Harness.contacts).count == 2)
+        }
+    }
+
+    @Test func aParentDeletedOnTheServerIsCreatedAgainWithItsChildren() async throws {
+        try await Harness.with(accounts: 1, contactsPerAccount: 2, masterDetail: true) { harness in
+            _ = try await harness.manager.syncDown(
+                target: try Harness.parentChildrenTarget(), soupName: Harness.accounts, name: "down")
+            try harness.store.soups.updateLocally(
+                Harness.accounts, entryId: try harness.entryId(Harness.accounts, Harness.accountId(0)),
+                changes: ["Name": "Mine"])
+            try harness.simulator.delete(type: "Account", id: Harness.accountId(0))
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
+                soupName: Harness.accounts)
+            #expect(final.status == .done)
+            let account = try #require(harness.simulator.liveRecords(type: "Account").first)
+            #expect(account["Name"] == "Mine")
+            let serverContacts = harness.simulator.liveRecords(type: "Contact")
+            #expect(serverContacts.count == 2)
+            #expect(serverContacts.allSatisfy { $0["AccountId"] == account["Id"] })
+            let local = try #require(try harness.records(Harness.accounts).first)
+            #expect(local["Id"] == account["Id"])
+            #expect(
+                try harness.records(Harness.contacts).allSatisfy {
+                    $0["AccountId"] == account["Id"] && $0["__local__"] == false
+                })
+        }
+    }
+
+    @Test func aRecordStillMissingAfterOneRecreateKeepsItsChangeWithAnErrorAndTheNextRunCreatesIt() async throws {
+        try await Harness.with(accounts: 1, contactsPerAccount: 1) { harness in
+            _ = try await harness.manager.syncDown(
+                target: try Harness.parentChildrenTarget(type: .lookup), soupName: Harness.accounts, name: "down")
+            try harness.store.soups.updateLocally(
+                Harness.accounts, entryId: try harness.entryId(Harness.accounts, Harness.accountId(0)),
+                changes: ["Name": "Mine"])
+            try harness.simulator.delete(type: "Contact", id: Harness.contactId(0))
+            try harness.simulator.delete(type: "Account", id: Harness.accountId(0))
+            // Pass 1: the parent's update finds nothing; it is marked created, its lookup child
+            // marked updated. Pass 2: the parent is created, the child's update finds nothing.
+            _ = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.lookup), options: Self.overwrite, soupName: Harness.accounts,
+                name: "up")
+            let account = try #require(harness.simulator.liveRecords(type: "Account").first)
+            let child = try #require(try harness.records(Harness.contacts).first)
+            #expect(child["__local__"] == true)
+            #expect(child["AccountId"] == account["Id"])
+            #expect(child["__last_error__"]?.string?.contains("RECREATE_LIMIT_EXCEEDED") == true)
+            // The next run finds it missing again, marks it created, and creates it.
+            let again = try await harness.manager.reSync(name: "up")
+            #expect(again.status == .done)
+            let serverChild = try #require(harness.simulator.liveRecords(type: "Contact").first)
+            #expect(serverChild["AccountId"] == account["Id"])
+            #expect(try harness.records(Harness.contacts).first?["Id"] == serverChild["Id"])
+        }
+    }
+
+    @Test func leaveIfChangedSkipsATreeWhoseChildChangedOnTheServer() async throws {
+        try await Harness.with(accounts: 2, contactsPerAccount: 1) { harness in
+            _ = try await harness.manager.syncDown(
+                target: try Harness.parentChildrenTarget(), soupName: Harness.accounts, name: "down")
+            let account0 = try harness.entryId(Harness.accounts, Harness.accountId(0))
+            let account1 = try harness.entryId(Harness.accounts, Harness.accountId(1))
+            try harness.store.soups.updateLocally(Harness.accounts, entryId: account0, changes: ["Name": "Mine 0"])
+            try harness.store.soups.updateLocally(Harness.accounts, entryId: account1, changes: ["Name": "Mine 1"])
+            try harness.simulator.write(type: "Contact", id: Harness.contactId(0), fields: ["LastName": "Theirs"])
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail), options: SyncOptions(mergeMode: .leaveIfChanged),
+                soupName: Harness.accounts)
+            #expect(final.syncUpSummary?.skippedByLeaveIfChanged == [account0])
+            let server = harness.simulator.liveRecords(type: "Account")
+            #expect(server.first { $0["Id"]?.string == Harness.accountId(0) }?["Name"] == "Account 0")
+            #expect(server.first { $0["Id"]?.string == Harness.accountId(1) }?["Name"] == "Mine 1")
+            #expect(
+                try harness.store.soups.dirtyRecords(Harness.accounts).map { $0["_soupEntryId"] } == [
+                    .number(JSONNumber(account0))
+                ])
+        }
+    }
+
+    @Test func treesAreFoundInSoupsWithoutIndexesOnTheirIdFields() async throws {
+        try await Harness.with(accounts: 0) { harness in
+            try harness.store.soups.registerSoup("bareAccounts", indexSpecs: [IndexSpec(path: "Name", type: .string)])
+            try harness.store.soups.registerSoup(
+                "bareContacts", indexSpecs: [IndexSpec(path: "LastName", type: .string)])
+            let parent = try harness.store.soups.createLocally(
+                "bareAccounts", ["attributes": ["type": "Account"], "Name": "Bare"])
+            for name in ["One", "Two"] {
+                try harness.store.soups.createLocally(
+                    "bareContacts",
+                    ["attributes": ["type": "Contact"], "LastName": .string(name), "AccountId": parent["Id"] ?? .null])
+            }
+            var relationship = Harness.relationship(.masterDetail)
+            relationship.parent.soupName = "bareAccounts"
+            relationship.children.soupName = "bareContacts"
+            let target = SyncUpTargetDescriptor(
+                parentChildren: relationship, createFieldlist: ["Name"], updateFieldlist: ["Name"],
+                childrenCreateFieldlist: ["LastName"], childrenUpdateFieldlist: ["LastName"])
+            let final = try await harness.manager.syncUp(
+                target: target, options: Self.overwrite, soupName: "bareAccounts")
+            #expect(final.syncUpSummary?.succeeded == 3)
+            let serverId = try #require(harness.simulator.liveRecords(type: "Account").first?["Id"])
+            #expect(try harness.records("bareContacts").allSatisfy { $0["AccountId"] == serverId })
+        }
+    }
+
+    @Test func aTreeLargerThanOneCompositeRequestGoesInSeveral() async throws {
+        try await Harness.with(accounts: 0) { harness in
+            try harness.createTreeLocally("Big", children: 30)
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
+                soupName: Harness.accounts)
+            #expect(final.status == .done)
+            let requests = try harness.compositeRequests()
+            #expect(requests.map(\.count) == [25, 6])
+            let serverId = try #require(harness.simulator.liveRecords(type: "Account").first?["Id"])
+            // The second request names the parent by the id the first one got.
+            #expect(requests[1].allSatisfy { $0["body"]?["AccountId"] == serverId })
+            #expect(harness.simulator.liveRecords(type: "Contact").count == 30)
+            #expect(
+                try harness.records(Harness.contacts).allSatisfy {
+                    $0["AccountId"] == serverId && $0["__local__"] == false
+                })
+        }
+    }
+
+    @Test func aParentCreateRefusedByTheServerKeepsTheTreeDirtyWithItsError() async throws {
+        try await Harness.with(accounts: 0) { harness in
+            try harness.createTreeLocally(String(repeating: "x", count: 300), children: 2)
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
+                soupName: Harness.accounts)
+            #expect(final.status == .done)
+            #expect(final.syncUpSummary?.failed.count == 3)
+            #expect(harness.simulator.liveRecords(type: "Contact").isEmpty)
+            let parent = try #require(try harness.records(Harness.accounts).first)
+            #expect(parent["__local__"] == true)
+            #expect(parent["__last_error__"]?.string?.contains("STRING_TOO_LONG") == true)
+            #expect(
+                try harness.records(Harness.contacts).allSatisfy {
+                    $0["__local__"] == true && $0["__last_error__"] != .null
+                })
+        }
+    }
+
+    @Test func aServerThatKeepsSayingTheParentIsGoneEndsTheLoopWithAnErrorOnTheParent() async throws {
+        let transport: (any HTTPTransport) -> any HTTPTransport = { ParentIsAlwaysGone(base: $0) }
+        try await Harness.with(accounts: 1, contactsPerAccount: 1, transport: transport) { harness in
+            _ = try await harness.manager.syncDown(
+                target: try Harness.parentChildrenTarget(), soupName: Harness.accounts, name: "down")
+            try harness.store.soups.updateLocally(
+                Harness.contacts, entryId: try harness.entryId(Harness.contacts, Harness.contactId(0)),
+                changes: ["LastName": "Mine"])
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.lookup), options: Self.overwrite, soupName: Harness.accounts)
+            #expect(final.status == .done)
+            // Pass 1: the child's update is refused (parent gone) and the parent is marked created;
+            // pass 2: the parent is created, and the child is refused again: no third pass.
+            #expect(try harness.compositeRequests().count == 2)
+            let child = try #require(try harness.records(Harness.contacts).first)
+            #expect(child["__local__"] == true)
+            #expect(child["__last_error__"]?.string?.contains("ENTITY_IS_DELETED") == true)
+        }
+    }
+}
+
+/// Answers every child sub-request of a composite request with 400 `ENTITY_IS_DELETED`, as a
+/// server whose parent records keep disappearing would.
+private struct ParentIsAlwaysGone: HTTPTransport {
+    let base: any HTTPTransport
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var response = try await base.send(request)
+        guard request.url.path.hasSuffix("/composite"), var json = try? JSONValue(parsing: Array(response.body)),
+            let answers = json["compositeResponse"]?.array
+        else { return response }
+        let rewritten = answers.map { answer -> JSONValue in
+            guard answer["referenceId"]?.string?.hasPrefix("c") == true, case .object(var fields) = answer else {
+                return answer
+            }
+            fields["httpStatusCode"] = 400
+            fields["body"] = [
+                ["errorCode": "ENTITY_IS_DELETED", "message": "entity is deleted", "fields": ["AccountId"]]
+            ]
+            return .object(fields)
+        }
+        json = ["compositeResponse": .array(rewritten)]
+        response.body = Data(json.serialized())
+        return response
+    }
+}
