@@ -25,6 +25,8 @@ package struct SerializedPage: Sendable {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         var splices: [RecordSplice?] = []
         splices.reserveCapacity(records.count)
+        var keyOrder: [String] = []
+        var values: [JSONValue] = []
         for (position, record) in records.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             let start = bytes.count
@@ -37,16 +39,27 @@ package struct SerializedPage: Sendable {
             bytes.append(UInt8(ascii: "{"))
             var split: Int?
             var hasKeyStartingWithUnderscore = false
-            let sorted = members.sorted { JSONValue.utf8Precedes($0.key, $1.key) }
-            for (index, member) in sorted.enumerated() {
+            // A page's records nearly always have one set of keys: the previous record's order
+            // serves while every key of it is found, and sorting is left for a new set.
+            values.removeAll(keepingCapacity: true)
+            var hasPreviousKeys = members.count == keyOrder.count
+            for key in keyOrder where hasPreviousKeys {
+                if let value = members[key] { values.append(value) } else { hasPreviousKeys = false }
+            }
+            if !hasPreviousKeys {
+                let sorted = members.sorted { JSONValue.utf8Precedes($0.key, $1.key) }
+                keyOrder = sorted.map(\.key)
+                values = sorted.map(\.value)
+            }
+            for (index, key) in keyOrder.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                if let first = member.key.utf8.first {
+                if let first = key.utf8.first {
                     if first == Self.underscore { hasKeyStartingWithUnderscore = true }
                     if split == nil, first > Self.underscore { split = bytes.count }
                 }
-                JSONValue.string(member.key).write(into: &bytes)
+                JSONValue.string(key).write(into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                member.value.write(into: &bytes)
+                values[index].write(into: &bytes)
             }
             let close = bytes.count
             bytes.append(UInt8(ascii: "}"))
