@@ -182,6 +182,10 @@ import Testing
         #expect(lines.last?.contains("modifiedSince=1672531200000 ") == true)
         #expect(lines.allSatisfy { $0.contains("reSyncOverlapSeconds=3 ") })
         #expect(lines.allSatisfy { $0.contains("modificationDateFieldName=LastModifiedDate ") })
+        // By name, the pages (which name only the id) come too.
+        let byName = try tool.run(["log", store.path, "--kind", "sync.down.page", "--sync", "accounts"])
+        #expect(byName.status == 0, "\(byName.standardError)")
+        #expect(byName.standardOutput == log.standardOutput)
         let state = try tool.run(["state", store.path, "--json"])
         #expect(state.standardOutput.contains(#""reSyncOverlapSeconds":3"#), "\(state.standardOutput.prefix(400))")
     }

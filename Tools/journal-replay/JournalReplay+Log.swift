@@ -11,7 +11,11 @@ extension JournalReplay {
         @Option(help: "The last sequence to show.") var to: UInt64?
         @Option(help: "Only entries of this kind.") var kind: String?
         @Option(help: "Only entries whose header names this soup.") var soup: String?
-        @Option(help: "Only entries whose header names this sync (name or id).") var sync: String?
+        @Option(
+            help: """
+                Only entries of this sync, by id or by name (a name also selects the entries \
+                that name only its id, such as fetched pages).
+                """) var sync: String?
         @Flag(help: "Print a JSON array of entries.") var json = false
 
         func validate() throws {
@@ -26,8 +30,9 @@ extension JournalReplay {
                 try journal.read { reader in
                     let last = min(to ?? UInt64.max, try reader.lastSequence)
                     guard last >= from, last > 0 else { return }
+                    let syncIds = try sync.map { try Self.ids(ofSyncsNamed: $0, in: reader) } ?? []
                     try reader.forEachEntry(in: max(1, from)...last) { entry in
-                        guard matches(entry) else { return true }
+                        guard matches(entry, syncIds: syncIds) else { return true }
                         if json {
                             if !first { writeStandardOutput(Array(",".utf8)) }
                             writeStandardOutput(Journal.exportLine(for: entry).dropLast())
@@ -44,15 +49,30 @@ extension JournalReplay {
             if json { writeStandardOutput(Array("]\n".utf8)) }
         }
 
-        private func matches(_ entry: JournalEntry) -> Bool {
+        private func matches(_ entry: JournalEntry, syncIds: Set<String>) -> Bool {
             if let kind, entry.kind.rawValue != kind { return false }
             if let soup, entry.header["soup"]?.string != soup { return false }
             if let sync {
                 let name = entry.header["syncName"]?.string
                 let id = entry.header["syncId"]?.description
-                if name != sync && id != sync { return false }
+                if name != sync && id != sync && !(id.map(syncIds.contains) ?? false) { return false }
             }
             return true
+        }
+
+        /// The ids of the syncs that the whole journal names `name`: only a sync's state entries
+        /// carry its name, and a name can be given again to a new sync once the old one is deleted.
+        private static func ids(ofSyncsNamed name: String, in reader: JournalReader) throws -> Set<String> {
+            var ids: Set<String> = []
+            let last = try reader.lastSequence
+            guard last > 0 else { return ids }
+            try reader.forEachEntry(in: 1...last) { entry in
+                if entry.header["syncName"]?.string == name, let id = entry.header["syncId"] {
+                    ids.insert(id.description)
+                }
+                return true
+            }
+            return ids
         }
 
         private func describe(_ entry: JournalEntry) -> String {
