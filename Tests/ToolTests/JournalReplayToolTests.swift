@@ -190,6 +190,28 @@ import Testing
         #expect(state.standardOutput.contains(#""reSyncOverlapSeconds":3"#), "\(state.standardOutput.prefix(400))")
     }
 
+    /// `compact --copy` writes a store that verifies and answers like the source; a taken
+    /// destination is a store error (exit 3) that leaves it alone.
+    @Test func compactWritesACopyThatVerifiesAndRefusesATakenDestination() throws {
+        let directory = try TemporaryDirectory("tool-compact")
+        defer { directory.remove() }
+        let session = Self.journals.appendingPathComponent("sync-down/resync-same-second/session.jsonl")
+        let store = directory.appending("store")
+        let copy = directory.appending("copy")
+        let tool = try BuiltProduct("journal-replay")
+        #expect(try tool.run(["import", session.path, store.path]).status == 0)
+        let compact = try tool.run(["compact", store.path, "--copy", copy.path])
+        #expect(compact.status == 0, "\(compact.standardError)")
+        #expect(compact.standardOutput.hasPrefix("ok: "))
+        let verify = try tool.run(["verify", copy.path])
+        #expect(verify.status == 0, "\(verify.standardOutput)")
+        let logs = try [store, copy].map { try tool.run(["log", $0.path]).standardOutput }
+        #expect(logs[0] == logs[1])
+        let again = try tool.run(["compact", store.path, "--copy", copy.path])
+        #expect(again.status == 3)
+        #expect(again.standardError.contains("exists"))
+    }
+
     @Test func aChangedExpectedProjectionExitsOneNamingTheKey() throws {
         let directory = try TemporaryDirectory("tool-session")
         defer { directory.remove() }

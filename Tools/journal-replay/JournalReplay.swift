@@ -13,7 +13,9 @@ struct JournalReplay: AsyncParsableCommand {
         commandName: "journal-replay",
         abstract: "Inspect, check, export and import SyncJournal journals.",
         subcommands: [
-            Info.self, Log.self, State.self, Verify.self, Rebuild.self, Export.self, Import.self, Diff.self, Blame.self,
+            Info.self, Log.self, State.self, Verify.self, Rebuild.self, Compact.self, Export.self, Import.self,
+            Diff.self,
+            Blame.self,
             ReplaySession.self,
             Simulate.self,
         ])
