@@ -169,7 +169,10 @@ public struct SyncUpRunner: Sendable {
     private func reconciled(_ item: JSONValue, entryId: Int64, into summary: inout SyncUpSummary) async throws
         -> SyncUpOutcome
     {
-        guard item["action"]?.string == "create", item["externalId"] == nil else { return .skipped }
+        guard item["action"]?.string == "create" else { return .skipped }
+        if let externalId = item["externalId"]?.string {
+            return try await reconciledUpsert(externalId: externalId, entryId: entryId, into: &summary)
+        }
         guard let marker = target.markerFieldName, let client, let localId = item["id"]?.string,
             let record = try store.soups.retrieve(soupName, ids: [entryId]).first,
             let objectType = SyncUpFields.objectType(of: record)
@@ -179,6 +182,28 @@ public struct SyncUpRunner: Sendable {
         }
         let soql = "SELECT Id FROM \(objectType) WHERE \(marker) = \(SOQLQuery.quotedList([localId]))"
         guard let serverId = try await client.query(soql).records.first?["Id"]?.string else { return .skipped }
+        summary.recovered.append(entryId)
+        return .created(serverId: serverId)
+    }
+
+    /// The outcome of an unanswered upsert by external id. Sent again, it cannot create a
+    /// second record, so the record is left to this run (`skipped`) — unless it was deleted
+    /// locally since: a record never known to the server is then dropped without a request,
+    /// and one the lost upsert did create would stay on the server for good. So the server is
+    /// asked for the external id, and a record found there is `created` with its id: the
+    /// record keeps its local delete, and this run deletes it on the server.
+    private func reconciledUpsert(externalId: String, entryId: Int64, into summary: inout SyncUpSummary)
+        async throws -> SyncUpOutcome
+    {
+        guard let field = target.externalIdFieldName, let client,
+            let record = try store.soups.retrieve(soupName, ids: [entryId]).first,
+            SyncUpAction(record: record) == .delete, let objectType = SyncUpFields.objectType(of: record)
+        else { return .skipped }
+        let soql =
+            "SELECT \(target.idFieldName) FROM \(objectType) WHERE \(field) = \(SOQLQuery.quotedList([externalId]))"
+        guard let serverId = try await client.query(soql).records.first?[target.idFieldName]?.string else {
+            return .skipped
+        }
         summary.recovered.append(entryId)
         return .created(serverId: serverId)
     }

@@ -87,6 +87,33 @@ import Testing
         }
     }
 
+    /// A create whose upsert reached the server but whose answer was lost, then deleted
+    /// locally: the next run finds the server's record by its external id and deletes it,
+    /// where dropping the local record alone would leave the server's for good.
+    @Test func aCreateWhoseUpsertAnswerWasLostThenDeletedLocallyIsDeletedOnTheServer() async throws {
+        try await SyncHarness.with(accounts: 0, retryPolicy: .none) { harness in
+            let created = try harness.store.soups.createLocally(
+                SyncHarness.soup, ["Name": "Created", "ExternalId__c": "EXT-1", "attributes": ["type": "Account"]])
+            let entryId = try #require(created["_soupEntryId"]?.number?.int64Value)
+            harness.simulator.setFaultPlan(
+                FaultPlan(rules: [FaultRule(method: "PATCH", path: "/services/data/v66.0/", drop: .afterCommit)]))
+            var target = SyncUpTargetDescriptor()
+            target.externalIdFieldName = "ExternalId__c"
+            let first = try await harness.manager.syncUp(
+                target: target, options: SyncOptions(fieldlist: ["Name", "ExternalId__c"]),
+                soupName: SyncHarness.soup, name: "up")
+            #expect(first.status == .failed)
+            #expect(harness.simulator.liveRecords(type: "Account").count == 1, "the upsert reached the server")
+            harness.simulator.setFaultPlan(.none)
+            _ = try harness.store.soups.deleteLocally(SyncHarness.soup, entryId: entryId)
+            let second = try await harness.manager.reSync(name: "up")
+            #expect(second.status == .done)
+            #expect(second.syncUpSummary?.recovered == [entryId])
+            #expect(harness.simulator.liveRecords(type: "Account").isEmpty)
+            #expect(try harness.store.soups.retrieve(SyncHarness.soup, ids: [entryId]).isEmpty)
+        }
+    }
+
     @Test func aSavedSyncUpTargetHoldsItsCappedBatchSize() async throws {
         try await SyncHarness.with(accounts: 0) { harness in
             let asked = try SyncUpTargetDescriptor(json: ["maxBatchSize": 201])
