@@ -192,10 +192,20 @@ public struct ParentChildrenSyncUpRunner: Sendable {
         }
         var outcomes = items.map { answers[$0.entryId]?.outcome ?? .skipped }
         let parentIsGone = answers.values.contains(where: \.parentIsGone)
+        var adoptedParent = false
         if parentIsGone, options.mergeMode == .overwrite, outcomes[0] == .skipped {
-            // A child refused because its parent is deleted: the parent is created again, and
-            // its outcome marks the children to follow it.
-            outcomes[0] = .notFound
+            // A child refused because its parent is deleted. A clean parent adopts the server
+            // record that now has its external id: writing its stale fields there would undo
+            // whatever changed that record since (decision 0323). Otherwise the parent is
+            // created again. Either outcome marks the children to follow it.
+            if SyncUpAction(record: parent) == .none,
+                let serverId = try await target.serverIdOfParent(withTheExternalIdOf: parent)
+            {
+                outcomes[0] = .created(serverId: serverId)
+                adoptedParent = true
+            } else {
+                outcomes[0] = .notFound
+            }
             for index in outcomes.indices.dropFirst() where answers[items[index].entryId]?.parentIsGone == true {
                 outcomes[index] = .skipped
             }
@@ -212,7 +222,8 @@ public struct ParentChildrenSyncUpRunner: Sendable {
             case .skipped: !parentIsInThisRequest || !SyncUpAction.requiresServerCall(parent)
             case .notFound, .failed: false
             }
-        return (parentSucceeded, outcomes.contains(.notFound))
+        // An adopted parent's children were refused: the tree goes once more, under it.
+        return (parentSucceeded, outcomes.contains(.notFound) || adoptedParent)
     }
 
     private func item(_ record: JSONValue, isChild: Bool) -> SyncUpUpload.Item {

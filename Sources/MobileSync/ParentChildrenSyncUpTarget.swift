@@ -216,6 +216,22 @@ public struct ParentChildrenSyncUpTarget: Sendable {
 
     // MARK: - LEAVE_IF_CHANGED
 
+    /// The server id of the parent record whose external id is `parent`'s, when the server
+    /// has one: the record a clean parent the server lost is taken to be now (decision 0323).
+    ///
+    /// - Returns: `nil` when the relationship names no parent external id field, `parent` has
+    ///   no value in it, or no server record has that value.
+    /// - Throws: what the query throws when its result is unknown (no answer, 5xx).
+    public func serverIdOfParent(withTheExternalIdOf parent: JSONValue) async throws -> String? {
+        let info = relationship.parent
+        guard let (field, value) = SyncUpFields.externalId(of: parent, field: info.externalIdFieldName) else {
+            return nil
+        }
+        let query =
+            "select \(info.idFieldName) from \(info.sobjectType) where \(field) = \(SOQLQuery.quotedList([value]))"
+        return try await client.query(query).records.first?[info.idFieldName]?.string
+    }
+
     /// Whether the local tree may overwrite the server's, per Mobile SDK: a locally created
     /// parent always may; otherwise one query reads the server's parent and children
     /// (`select <id>, <date>, (select <child id>, <child date> from <Plural>) from <Parent>

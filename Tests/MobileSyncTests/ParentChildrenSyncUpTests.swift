@@ -142,6 +142,45 @@ import Testing
         }
     }
 
+    /// A clean parent the server lost, sent only for a new child, adopts the record that now
+    /// has its external id instead of writing its stale fields over it (decision 0323).
+    @Test func aCleanParentTheServerLostAdoptsTheRecordNowHoldingItsExternalId() async throws {
+        try await Harness.with(accounts: 1, contactsPerAccount: 0, masterDetail: true) { harness in
+            try harness.simulator.write(type: "Account", id: Harness.accountId(0), fields: ["ExternalId__c": "ACC-0"])
+            let down = try SyncDownTargetDescriptor(
+                .parentChildren(
+                    Harness.relationship(.masterDetail, externalIds: true),
+                    parentFieldlist: ["Id", "Name", "ExternalId__c", "LastModifiedDate"],
+                    childrenFieldlist: ["Id", "LastName", "AccountId", "LastModifiedDate"], parentSoqlFilter: ""))
+            _ = try await harness.manager.syncDown(target: down, soupName: Harness.accounts, name: "down")
+            // Another client replaces the Account: same external id, a new id and a newer name.
+            try harness.simulator.delete(type: "Account", id: Harness.accountId(0))
+            try harness.simulator.write(type: "Account", fields: ["Name": "Theirs", "ExternalId__c": "ACC-0"])
+            let child = try harness.store.soups.createLocally(
+                Harness.contacts,
+                [
+                    "attributes": ["type": "Contact"], "LastName": "New child",
+                    "AccountId": .string(Harness.accountId(0)),
+                ])
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail, externalIds: true), options: Self.overwrite,
+                soupName: Harness.accounts)
+            #expect(final.status == .done)
+            let accounts = harness.simulator.liveRecords(type: "Account")
+            #expect(accounts.count == 1)
+            let account = try #require(accounts.first)
+            #expect(account["Name"] == "Theirs", "the stale local name must not overwrite the server's")
+            #expect(harness.simulator.liveRecords(type: "Contact").map { $0["AccountId"] } == [account["Id"]])
+            let parent = try #require(try harness.records(Harness.accounts).first)
+            #expect(parent["Id"] == account["Id"])
+            #expect(parent["__local__"] == false)
+            let childEntryId = try #require(child["_soupEntryId"]?.number?.int64Value)
+            let uploaded = try #require(try harness.store.soups.retrieve(Harness.contacts, ids: [childEntryId]).first)
+            #expect(uploaded["AccountId"] == account["Id"])
+            #expect(uploaded["__local__"] == false)
+        }
+    }
+
     @Test func aRecordStillMissingAfterOneRecreateKeepsItsChangeWithAnErrorAndTheNextRunCreatesIt() async throws {
         try await Harness.with(accounts: 1, contactsPerAccount: 1) { harness in
             _ = try await harness.manager.syncDown(

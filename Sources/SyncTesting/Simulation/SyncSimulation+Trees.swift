@@ -170,7 +170,9 @@ extension SyncSimulation {
     private func treeUp(_ manager: SyncManager, _ store: SyncStore) async throws {
         let parents = trees.pendingParents
         let children = trees.pendingChildren
+        let idsBefore = try serverIds(Self.treeParents, of: parents.keys)
         count(try await manager.reSync(name: "treeUp"))
+        try forgetAbsorbed(parents, idsBefore, soup: Self.treeParents, type: "Account", field: "Name")
         // A record the upload cleaned must hold the app's value on the server now, a child
         // under its parent's server id.
         for (entryId, name) in parents {
@@ -309,6 +311,32 @@ extension SyncSimulation {
         let records = try all(soup).filter(include)
         guard !records.isEmpty else { return nil }
         return records[Int(pick % UInt64(records.count))]
+    }
+
+    /// The server ids that the records `entryIds` of `soup` hold now (local ids left out).
+    private func serverIds(_ soup: String, of entryIds: Dictionary<Int64, String>.Keys) throws -> [Int64: JSONValue] {
+        var ids: [Int64: JSONValue] = [:]
+        for record in try store?.soups.retrieve(soup, ids: Array(entryIds)) ?? [] {
+            if let id = record["Id"], let text = id.string, !text.hasPrefix("local_") {
+                ids[try Self.entryId(record)] = id
+            }
+        }
+        return ids
+    }
+
+    /// A pending record the upload removed as a clean copy of the same server record as another
+    /// local one (a parent that adopted that record: decisions 0323 and 0353) is done when the
+    /// server holds its value and a local record now holds its server id.
+    private func forgetAbsorbed(
+        _ pending: [Int64: String], _ idsBefore: [Int64: JSONValue], soup: String, type: String, field: String
+    ) throws {
+        for (entryId, value) in pending {
+            guard let id = idsBefore[entryId], try store?.soups.retrieve(soup, ids: [entryId]).isEmpty == true,
+                simulator.liveRecords(type: type).contains(where: { $0["Id"] == id && $0[field]?.string == value }),
+                try all(soup).contains(where: { $0["Id"] == id })
+            else { continue }
+            trees.pendingParents[entryId] = nil
+        }
     }
 
     private func cleaned(_ soup: String, _ entryId: Int64) throws -> JSONValue? {
