@@ -60,8 +60,8 @@ let package = Package(
         ),
 
         // MARK: - Tools
-        // What both command-line tools share (progress display); Foundation only.
-        .target(name: "ToolSupport"),
+        // What both command-line tools share: progress display, retention options.
+        .target(name: "ToolSupport", dependencies: ["EventJournal", argumentParser]),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
         .executableTarget(
             name: "journal-replay",

@@ -1,6 +1,10 @@
 /// When the journal writes a checkpoint of its projections: after so many entries, so many
 /// journal bytes, or so much time, whichever comes first.
 ///
+/// Once a journal whose ``RetentionPolicy`` compacts it to an entry count or a byte size
+/// (``RetentionPolicy/boundsHistory``, the default for apps) has been compacted, it writes none
+/// of these: the checkpoint at its horizon, which every compaction writes, is its recovery point.
+///
 /// A checkpoint is a compact, synced copy of the projections. It is the point a store
 /// recovers from after a power loss or an OS crash (the projections themselves are committed
 /// without a sync), and the point `state --as-of` folds forward from, so each limit bounds the

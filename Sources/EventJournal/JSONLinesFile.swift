@@ -32,4 +32,28 @@ enum JSONLinesFile {
         }
         if !pending.isEmpty { try body(lineNumber + 1, pending) }
     }
+
+    /// The file's last non-empty line (without its newline), read from the end in chunks, or
+    /// `nil` for an empty file.
+    static func lastLine(in file: URL) throws -> [UInt8]? {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: file)
+        } catch {
+            throw JournalError(.storage, "cannot open \(file.path): \(error.localizedDescription)", cause: error)
+        }
+        defer { try? handle.close() }
+        var end = try handle.seekToEnd()
+        var tail: [UInt8] = []
+        while end > 0 {
+            let start = end > UInt64(chunkSizeBytes) ? end - UInt64(chunkSizeBytes) : 0
+            try handle.seek(toOffset: start)
+            let chunk = try handle.read(upToCount: Int(end - start)) ?? Data()
+            tail.insert(contentsOf: chunk, at: 0)
+            end = start
+            while tail.last == 0x0A { tail.removeLast() }
+            if let newline = tail.lastIndex(of: 0x0A) { return Array(tail[(newline + 1)...]) }
+        }
+        return tail.isEmpty ? nil : tail
+    }
 }

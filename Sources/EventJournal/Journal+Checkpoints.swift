@@ -55,6 +55,12 @@ extension Journal {
     {
         let policy = options.checkpoints
         guard policy.isEnabled else { return false }
+        // A journal compacted to an entry or byte limit keeps a checkpoint at its horizon, at
+        // most that limit (and a quarter) behind its end: the recovery point a policy
+        // checkpoint would give, without a second copy of the projections on disk.
+        if options.retention.boundsHistory, try Self.horizon(meta: meta, in: journalTransaction).isCompacted {
+            return false
+        }
         let journalBytes = try journalTransaction.statistics(entries).pageBytes
         guard
             let recorded = try journalTransaction.get(meta, key: Self.lastCheckpointKey).flatMap(

@@ -1,7 +1,7 @@
 extension Journal {
     /// Compares this journal with `other`, entry by entry and projection database by database.
     ///
-    /// Entries are compared as decoded values (sequence, kind, timestamp, header, payload);
+    /// Entries are compared as decoded values, from the later of the two horizons on (sequence, kind, timestamp, header, payload);
     /// projection databases declared by both journals are compared key by key. Reading both
     /// from one snapshot each, it is safe while either is being appended to.
     /// - Complexity: O(n) in the entries and projection keys of both journals.
@@ -12,8 +12,10 @@ extension Journal {
                 let lastTheirs = try theirs.lastSequence
                 var firstDifferent: UInt64? = lastMine == lastTheirs ? nil : min(lastMine, lastTheirs) + 1
                 let common = min(lastMine, lastTheirs)
-                if common > 0 {
-                    try mine.forEachEntry(in: 1...common) { entry in
+                // Entries below either horizon were compacted away: the rest is compared.
+                let first = max(try mine.firstSequence, try theirs.firstSequence)
+                if common >= first {
+                    try mine.forEachEntry(in: first...common) { entry in
                         guard try theirs.entry(at: entry.sequence) == entry else {
                             firstDifferent = entry.sequence
                             return false

@@ -7,7 +7,8 @@ import SyncCore
 // A JSON payload is inlined byte for byte when it has no line break and no surrounding white space,
 // so that the file stays one entry per line and import gives back the exact bytes.
 extension Journal {
-    /// Writes the entries `1...sequence` (all by default) as JSON lines.
+    /// Writes the entries from the horizon (1 unless the journal was compacted) through
+    /// `sequence` (all by default) as JSON lines.
     ///
     /// Each call of `write` receives one line, newline included. The output is a pure function
     /// of the entries: exporting, importing and exporting again gives the same bytes.
@@ -16,12 +17,13 @@ extension Journal {
     public func export(upTo sequence: UInt64? = nil, to write: (_ line: [UInt8]) throws -> Void) throws -> UInt64 {
         try read { reader in
             let last = min(sequence ?? UInt64.max, try reader.lastSequence)
-            guard last > 0 else { return 0 }
-            try reader.forEachEntry(in: 1...last) { entry in
+            let first = try reader.firstSequence
+            guard last >= first else { return 0 }
+            try reader.forEachEntry(in: first...last) { entry in
                 try write(Self.exportLine(for: entry))
                 return true
             }
-            return last
+            return last - first + 1
         }
     }
 

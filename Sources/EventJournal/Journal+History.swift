@@ -54,17 +54,44 @@ extension Journal {
         _ reader: JournalReader, through target: UInt64, checkpoints: CheckpointStore, interval: UInt64,
         _ body: (ProjectionContext) throws -> T
     ) throws -> T {
+        try withFoldedState(reader, through: target, checkpoints: checkpoints, interval: interval) { destination in
+            try destination.environment.read { try body(destination.context($0)) }
+        }
+    }
+
+    /// Runs `body` with a scratch ``ProjectionStore`` holding the state as of entry `target`:
+    /// the nearest valid checkpoint at or below it, folded forward. When `interval` is given,
+    /// checkpoints are left at every multiple of it the fold passes.
+    ///
+    /// - Throws: ``JournalError/Code/belowHorizon`` when `target` lies before the horizon's
+    ///   checkpoint, or when no valid checkpoint continues the compacted journal.
+    func withFoldedState<T>(
+        _ reader: JournalReader, through target: UInt64, checkpoints: CheckpointStore, interval: UInt64?,
+        _ body: (ProjectionStore) throws -> T
+    ) throws -> T {
+        let horizon = try reader.horizon
+        guard target >= horizon.anchorSequence else {
+            throw horizon.belowHorizonError(target, asking: "cannot show the state as of entry \(target)")
+        }
         let scratch = Self.scratchDirectoryURL()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let restored = try checkpoints.restoreNearest(
-            atOrBelow: target, entryChecksum: { try reader.storedChecksum(of: $0) }, into: scratch)
+            atOrBelow: target, entryChecksum: { try reader.continuableChecksum(of: $0) }, into: scratch)
+        if restored == nil, horizon.isCompacted {
+            throw JournalError(
+                .belowHorizon,
+                "cannot fold the state as of entry \(target): entries before the horizon, entry "
+                    + "\(horizon.firstSequence), were compacted away and no valid checkpoint at or after entry "
+                    + "\(horizon.anchorSequence) is left in \(checkpoints.directory.path)",
+                sequence: target)
+        }
         let destination = try ProjectionStore(
             projections: projections, in: Environment(directory: scratch, options: scratchOptions))
         if restored == nil { try destination.environment.write { try destination.reset(in: $0) } }
         _ = try fold(
             from: reader, upTo: target, into: destination, boundary: interval,
             reachedBoundary: { _ in try checkpoints.save(destination.environment) }, progress: nil)
-        return try destination.environment.read { try body(destination.context($0)) }
+        return try body(destination)
     }
 
     /// Scratch environments are thrown away, so their commits are never synced.

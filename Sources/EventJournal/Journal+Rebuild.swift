@@ -1,23 +1,71 @@
+import Foundation
 public import LMDBStore
 
 // Folding into another environment: the scratch stores of `verify` and `state --as-of`.
 extension Journal {
-    /// Folds the entries `1...sequence` into fresh projections in `destination`.
+    /// Folds the entries `1...sequence` into fresh projections in `destination`; in a
+    /// compacted journal, the horizon's checkpoint and the entries from the horizon on.
     ///
     /// This materializes the projections as they were right after entry `sequence`, without
     /// touching this journal's own state. `destination` should be empty.
-    /// - Returns: the number of entries folded.
+    /// - Returns: the sequence of the state `destination` holds.
+    /// - Throws: ``JournalError/Code/belowHorizon`` when `sequence` lies before the horizon's
+    ///   checkpoint.
     @discardableResult
     public func rebuild(
         upTo sequence: UInt64, into destination: Environment,
         progress: ((_ folded: UInt64, _ total: UInt64) -> Void)? = nil
     ) throws -> UInt64 {
         let target = try ProjectionStore(projections: projections, in: destination)
-        try destination.write { try target.reset(in: $0) }
         return try read { reader in
-            try fold(from: reader, upTo: min(sequence, try reader.lastSequence), into: target, progress: progress)
-                .sequence
+            let horizon = try reader.horizon
+            guard sequence >= horizon.anchorSequence else {
+                throw horizon.belowHorizonError(sequence, asking: "cannot rebuild the state as of entry \(sequence)")
+            }
+            try startFromHorizon(horizon, target)
+            return try fold(
+                from: reader, upTo: min(sequence, try reader.lastSequence), into: target, progress: progress
+            )
+            .sequence
         }
+    }
+
+    /// Fills `target` with the state at the horizon: empty for a journal never compacted, the
+    /// horizon's checkpoint otherwise.
+    func startFromHorizon(_ horizon: JournalHorizon, _ target: ProjectionStore) throws {
+        guard horizon.isCompacted else {
+            try target.environment.write { try target.reset(in: $0) }
+            return
+        }
+        try withHorizonCheckpoint(horizon) { source, sourceTransaction in
+            try target.environment.write { transaction in
+                try target.replaceContents(with: source, reading: sourceTransaction, in: transaction)
+            }
+        }
+    }
+
+    /// Runs `body` with the checkpoint at the horizon, restored into a scratch store and read
+    /// in one transaction.
+    /// - Throws: ``JournalError/Code/belowHorizon`` when that checkpoint is missing or damaged.
+    func withHorizonCheckpoint<T>(
+        _ horizon: JournalHorizon, _ body: (ProjectionStore, Transaction) throws -> T
+    ) throws -> T {
+        let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
+        let scratch = Self.scratchDirectoryURL()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let restored = try checkpoints.restoreNearest(
+            atOrBelow: horizon.anchorSequence,
+            entryChecksum: { $0 == horizon.anchorSequence ? horizon.anchorChecksum : nil }, into: scratch)
+        guard restored != nil else {
+            throw JournalError(
+                .belowHorizon,
+                "entries before the horizon, entry \(horizon.firstSequence), were compacted away and the checkpoint "
+                    + "at entry \(horizon.anchorSequence) in \(checkpoints.directory.path) is missing or damaged",
+                sequence: horizon.firstSequence)
+        }
+        let source = try ProjectionStore(
+            projections: projections, in: Environment(directory: scratch, options: scratchOptions))
+        return try source.environment.read { try body(source, $0) }
     }
 
     /// Folds entries after `target`'s fold mark through `last` into `target`, in batches of
@@ -33,6 +81,10 @@ extension Journal {
         progress: ((UInt64, UInt64) -> Void)?
     ) throws -> FoldMark {
         var mark = try target.environment.read { try target.foldedThrough($0) }
+        let horizon = try reader.horizon
+        guard mark.sequence >= horizon.anchorSequence || mark.sequence >= last else {
+            throw horizon.belowHorizonError(mark.sequence + 1, asking: "cannot fold from entry \(mark.sequence + 1)")
+        }
         let batchSize = UInt64(max(1, options.rebuildBatchSize))
         let entriesTransaction = try reader.entryTransaction()
         while mark.sequence < last {

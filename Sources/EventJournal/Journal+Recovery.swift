@@ -46,6 +46,12 @@ extension Journal {
                         let last = try journalEnvironment.read { try Self.lastEntryHead(of: entries, in: $0).sequence }
                         precondition(mark.sequence <= last, "the projections are ahead of the journal")
                         guard mark.sequence < last else { return FoldedBatch(folded: 0, through: last, last: last) }
+                        let horizon = try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
+                        guard mark.sequence >= horizon.anchorSequence else {
+                            throw horizon.belowHorizonError(
+                                mark.sequence + 1,
+                                asking: "cannot fold the projections forward from entry \(mark.sequence)")
+                        }
                         try noteUnsyncedProjections()
                         let end = min(last, mark.sequence + UInt64(max(1, options.rebuildBatchSize)))
                         try fold((mark.sequence + 1)...end, into: transaction)
@@ -90,19 +96,32 @@ extension Journal {
         try journalEnvironment.write { try noteUnsyncedProjections(in: $0) }
     }
 
-    /// Empties the projections, so the next ``catchUp(phase:)`` folds from the first entry.
+    /// Empties the projections, so the next ``catchUp(phase:)`` folds from the first entry;
+    /// in a compacted journal, replaces them by the horizon's checkpoint instead, so it folds
+    /// from the horizon.
     func resetProjections() throws {
         try Self.guarded("cannot empty the projections") {
-            try projectionEnvironment.write { transaction in
-                try noteUnsyncedProjections()
-                try store.reset(in: transaction)
+            let horizon = try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
+            guard horizon.isCompacted else {
+                try projectionEnvironment.write { transaction in
+                    try noteUnsyncedProjections()
+                    try store.reset(in: transaction)
+                }
+                return
+            }
+            try withHorizonCheckpoint(horizon) { source, sourceTransaction in
+                try projectionEnvironment.write { transaction in
+                    try noteUnsyncedProjections()
+                    try store.replaceContents(with: source, reading: sourceTransaction, in: transaction)
+                }
             }
         }
     }
 
     /// Rebuilds every projection from the entries, in place.
     ///
-    /// The projections are emptied and the whole journal folded again, in transactions of
+    /// The projections are emptied (or, in a compacted journal, replaced by the checkpoint at
+    /// the horizon) and the journal folded again, in transactions of
     /// ``JournalOptions/rebuildBatchSize`` entries. Appends of this process wait until it is
     /// done. A crash part-way leaves projections folded through some entry, as after any
     /// crash, and the next open folds the rest.

@@ -5,8 +5,9 @@ import Synchronization
 extension Journal {
     /// Checks the journal and its projections.
     ///
-    /// Reads every entry (checking each checksum and that no sequence is missing), folds them
-    /// into fresh projections in a scratch environment, and compares every projection
+    /// Reads every entry from the horizon on (checking each checksum and that no sequence is
+    /// missing), folds them into fresh projections in a scratch environment (starting from the
+    /// horizon's checkpoint when the journal was compacted), and compares every projection
     /// database and the kind counts key by key with the stored state. Everything is read from
     /// one snapshot, so appends may continue meanwhile.
     /// - Parameters:
@@ -30,9 +31,11 @@ extension Journal {
         return try Self.guarded("cannot verify the journal") {
             let destination = try ProjectionStore(
                 projections: projections, in: Environment(directory: scratch, options: scratchOptions))
-            try destination.environment.write { try destination.reset(in: $0) }
             return try read { reader in
                 let last = try reader.lastSequence
+                // A compacted journal is checked from the horizon's checkpoint: the state its
+                // first entry continues.
+                try startFromHorizon(try reader.horizon, destination)
                 let checkpoints = checkpointDirectory.map {
                     CheckpointStore(directory: $0, signature: store.signature)
                 }

@@ -24,12 +24,14 @@ extension Journal {
             throw Self.wrap(error, "cannot append to the journal")
         }
         if outcome.checkpointDue { checkpointQuietly() }
+        if outcome.compactionDue { compactQuietly() }
         return outcome.value
     }
 
     struct WriteOutcome<T> {
         var value: T
         var checkpointDue: Bool
+        var compactionDue: Bool
     }
 
     private func writeGrowingMaps<T>(_ body: (inout JournalWriter) throws -> T) throws -> WriteOutcome<T> {
@@ -84,9 +86,9 @@ extension Journal {
                     journal: self, transaction: projectionTransaction, journalTransaction: journalTransaction)
                 try writer.foldTail(after: folded)
                 let value = try body(&writer)
-                let checkpointDue = try writer.finish()
+                let due = try writer.finish()
                 bodyFinished = true
-                return WriteOutcome(value: value, checkpointDue: checkpointDue)
+                return WriteOutcome(value: value, checkpointDue: due.checkpointDue, compactionDue: due.compactionDue)
             }
         } catch let error as LMDBError where error == .mapFull && bodyFinished {
             throw EnvironmentFull(environment: journalEnvironment, cause: error)

@@ -44,7 +44,7 @@ extension JournalEntry {
     /// Encodes the entry as its stored envelope, checksum last.
     ///
     /// - Complexity: O(payload size).
-    func envelope() -> [UInt8] {
+    package func envelope() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(40 + kind.rawValue.utf8.count + payload.count + header.count * 24)
         bytes.append(Self.envelopeVersion)

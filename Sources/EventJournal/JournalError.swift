@@ -49,7 +49,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case corruptEntry, gap, newerFormat, needsMigration, invalidEntry, storageFull, storage,
-                malformedExport, notEmpty, missingStore, closed
+                malformedExport, notEmpty, missingStore, closed, belowHorizon
         }
 
         private let value: Value
@@ -76,6 +76,9 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         public static let missingStore = Code(value: .missingStore)
         /// The journal was closed; open the store again to use it.
         public static let closed = Code(value: .closed)
+        /// The question needs entries that compaction removed: they lie below the journal's
+        /// ``JournalHorizon``. The message names the horizon.
+        public static let belowHorizon = Code(value: .belowHorizon)
 
         public var description: String {
             value.rawValue

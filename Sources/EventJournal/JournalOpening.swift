@@ -147,6 +147,7 @@ struct JournalOpening {
                 }
                 return outcome
             case .reset(let store, let reason):
+                try refuseRebuildIfCompacted(journal, reason: reason)
                 var outcome = Outcome(store: store, needsReset: true)
                 if state.lastSequence > 0 {
                     outcome.report = OpeningReport(projections: .rebuilt, reason: reason)
@@ -169,6 +170,21 @@ struct JournalOpening {
         throw JournalError(
             .storage,
             "the projections at \(layout.projectionDirectory.path) kept changing while this process recovered them")
+    }
+
+    /// A rebuild folds from the first entry; a compacted journal no longer has it, and a
+    /// checkpoint of other projection versions cannot stand in (decision 0004).
+    private func refuseRebuildIfCompacted(_ opened: JournalEnvironment, reason: String) throws {
+        let horizon = try Journal.guarded("cannot read the journal") {
+            try opened.environment.read { try Journal.horizon(meta: opened.meta, in: $0) }
+        }
+        guard horizon.isCompacted else { return }
+        throw JournalError(
+            .belowHorizon,
+            "cannot rebuild the projections at \(layout.projectionDirectory.path) (\(reason)): they fold from the "
+                + "first entry, and entries before the horizon, entry \(horizon.firstSequence), were compacted away; "
+                + "open the store with the projections that wrote it, or import its archive into a new store",
+            sequence: horizon.firstSequence)
     }
 
     private func journalState(_ opened: JournalEnvironment) throws -> JournalState {
@@ -219,7 +235,7 @@ struct JournalOpening {
         }
         let checksum = try Journal.guarded("cannot read the journal") {
             try opened.environment.read {
-                try Journal.storedChecksum(of: mark.sequence, entries: opened.entries, in: $0)
+                try Journal.continuableChecksum(of: mark.sequence, entries: opened.entries, meta: opened.meta, in: $0)
             }
         }
         guard checksum == mark.checksum else {
@@ -250,8 +266,21 @@ struct JournalOpening {
                 let last = try Journal.lastEntryHead(of: opened.entries, in: transaction).sequence
                 let mark = try checkpoints.restoreNearest(
                     atOrBelow: last,
-                    entryChecksum: { try Journal.storedChecksum(of: $0, entries: opened.entries, in: transaction) },
+                    entryChecksum: {
+                        try Journal.continuableChecksum(
+                            of: $0, entries: opened.entries, meta: opened.meta, in: transaction)
+                    },
                     into: layout.restoringProjectionDirectory)
+                let horizon = try Journal.horizon(meta: opened.meta, in: transaction)
+                if mark == nil, horizon.isCompacted {
+                    throw JournalError(
+                        .belowHorizon,
+                        "cannot recover the projections at \(layout.projectionDirectory.path): entries before the "
+                            + "horizon, entry \(horizon.firstSequence), were compacted away and no valid checkpoint "
+                            + "at or after entry \(horizon.anchorSequence) is left in "
+                            + "\(layout.checkpointDirectory.path); restore the store from a backup, or import its "
+                            + "archive into a new store", sequence: horizon.firstSequence)
+                }
                 if mark != nil {
                     try files.moveItem(at: layout.restoringProjectionDirectory, to: layout.projectionDirectory)
                 }

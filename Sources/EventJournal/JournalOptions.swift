@@ -1,3 +1,4 @@
+public import Foundation
 public import LMDBStore
 public import SyncCore
 
@@ -14,6 +15,18 @@ public struct JournalOptions: Sendable {
 
     /// When checkpoints of the projections are written.
     public var checkpoints = CheckpointPolicy()
+
+    /// How much history the journal keeps; see ``Journal/compact(retention:archive:progress:)``.
+    public var retention = RetentionPolicy.appDefault
+
+    /// Where compaction appends the entries it removes (the JSON-lines export format), so
+    /// support can still replay a whole session; `nil` keeps no archive. Automatic compactions
+    /// use it too.
+    public var compactionArchive: URL?
+
+    /// How many entries one compaction transaction removes, so compaction never holds the
+    /// journal's writer for long.
+    public var compactionBatchSize: Int = 2_000
 
     /// Tells whether the machine restarted since the projections were last written without a
     /// sync; see ``SyncCore/BootIdentity``.

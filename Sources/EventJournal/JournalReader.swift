@@ -50,10 +50,15 @@ public struct JournalReader {
     ///
     /// - Throws: ``JournalError/Code/corruptEntry`` when it fails its checksum.
     /// - Complexity: O(log n + entry size).
+    /// - Throws: ``JournalError/Code/belowHorizon`` for an entry compaction removed.
     public func entry(at sequence: UInt64) throws -> JournalEntry? {
         // Entries past the snapshot belong to a later state: another writer may have appended
         // them after this snapshot began.
-        guard sequence <= (try lastSequence) else { return nil }
+        guard sequence <= (try lastSequence), sequence > 0 else { return nil }
+        let horizon = try self.horizon
+        guard sequence >= horizon.firstSequence else {
+            throw horizon.belowHorizonError(sequence, asking: "cannot read entry \(sequence)")
+        }
         return try entryTransaction().withValue(journal.entries, key: SequenceKey.encode(sequence)) { bytes in
             guard let bytes else { return nil }
             return try JournalEntry(envelope: bytes, expectedSequence: sequence)
@@ -65,12 +70,18 @@ public struct JournalReader {
     /// is verified.
     ///
     /// - Throws: ``JournalError/Code/corruptEntry`` at the first corrupt entry,
-    ///   ``JournalError/Code/gap`` when a sequence is missing.
+    ///   ``JournalError/Code/gap`` when a sequence is missing, ``JournalError/Code/belowHorizon``
+    ///   when `range` starts before the ``horizon`` (read from ``firstSequence`` instead).
     public func forEachEntry(
         in range: ClosedRange<UInt64>, reverse: Bool = false, _ body: (JournalEntry) throws -> Bool
     ) throws {
         let last = try lastSequence
         guard range.lowerBound <= last else { return }
+        let horizon = try self.horizon
+        guard range.lowerBound >= horizon.firstSequence else {
+            throw horizon.belowHorizonError(
+                range.lowerBound, asking: "cannot read entries \(range.lowerBound)...\(range.upperBound)")
+        }
         let clamped = range.lowerBound...min(range.upperBound, last)
         try Self.forEachStoredEntry(of: journal.entries, in: entryTransaction(), clamped, reverse: reverse) {
             entry, _ in
@@ -98,9 +109,22 @@ public struct JournalReader {
         try journal.store.kindCounts(transaction)
     }
 
-    /// The checksum stored with the entry at `sequence`, or `nil` when there is none.
-    func storedChecksum(of sequence: UInt64) throws -> UInt32? {
-        try Journal.storedChecksum(of: sequence, entries: journal.entries, in: entryTransaction())
+    /// Where the journal begins: entries before it were compacted away.
+    public var horizon: JournalHorizon {
+        get throws { try Journal.horizon(meta: journal.meta, in: entryTransaction()) }
+    }
+
+    /// The first entry this snapshot holds: 1 unless the journal was compacted; past
+    /// ``lastSequence`` for an empty journal. Scans of the whole journal start here.
+    public var firstSequence: UInt64 {
+        get throws { try horizon.firstSequence }
+    }
+
+    /// The checksum a state folded through `sequence` records, when the journal can continue
+    /// it (see `Journal.continuableChecksum`).
+    func continuableChecksum(of sequence: UInt64) throws -> UInt32? {
+        try Journal.continuableChecksum(
+            of: sequence, entries: journal.entries, meta: journal.meta, in: entryTransaction())
     }
 
     func entryTransaction() throws -> Transaction {

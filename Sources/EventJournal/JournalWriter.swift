@@ -100,12 +100,15 @@ public struct JournalWriter {
 
     /// Writes what one write changes once: the kind counts, the projections' fold mark and
     /// the note that they hold unsynced writes.
-    /// - Returns: whether a checkpoint is due.
-    func finish() throws -> Bool {
-        guard let lastChecksum else { return false }
+    /// - Returns: whether a checkpoint, and a compaction, are due.
+    func finish() throws -> (checkpointDue: Bool, compactionDue: Bool) {
+        guard let lastChecksum else { return (false, false) }
         try journal.noteUnsyncedProjections(in: journalTransaction)
         try journal.store.write(kindDeltas, in: transaction)
         try journal.store.record(FoldMark(sequence: nextSequence - 1, checksum: lastChecksum), in: transaction)
-        return try journal.isCheckpointDue(lastSequence: nextSequence - 1, at: lastTimestamp, in: journalTransaction)
+        return (
+            try journal.isCheckpointDue(lastSequence: nextSequence - 1, at: lastTimestamp, in: journalTransaction),
+            try journal.isCompactionDue(lastSequence: nextSequence - 1, at: lastTimestamp, in: journalTransaction)
+        )
     }
 }

@@ -49,6 +49,13 @@ public protocol Projection: Sendable {
     /// - Parameter filter: narrows the description, for example `["soup": "accounts"]`;
     ///   projections ignore keys they do not know.
     func describeState(in context: ProjectionContext, filter: [String: String]) throws -> JSONValue
+
+    /// The oldest entry this projection's state still refers to and wants kept, or `nil`.
+    ///
+    /// Compaction never removes it or any later entry, whatever the ``RetentionPolicy``, so
+    /// support can still read it: an upload whose outcome is unknown keeps its intent. The
+    /// default is `nil`. It must be cheap: compaction asks it once per run.
+    func oldestNeededSequence(in context: ProjectionContext) throws -> UInt64?
 }
 
 extension Projection {
@@ -58,6 +65,10 @@ extension Projection {
             databases[name] = try ProjectionStateDump.describe(context.database(named: name), in: context.transaction)
         }
         return .object(databases)
+    }
+
+    public func oldestNeededSequence(in context: ProjectionContext) throws -> UInt64? {
+        nil
     }
 
     public func reset(in context: ProjectionContext) throws {

@@ -113,6 +113,27 @@ struct ProjectionStore {
         try record(.empty, in: transaction)
     }
 
+    /// Replaces every database's contents by those of `source` (a store of the same
+    /// projections, read in `sourceTransaction`): how a state restored from a checkpoint
+    /// enters an environment that is already open.
+    /// - Complexity: O(size of `source`): every key is copied once, in key order.
+    func replaceContents(
+        with source: ProjectionStore, reading sourceTransaction: Transaction, in transaction: Transaction
+    ) throws {
+        let pairs = databases.keys.sorted().compactMap { name in
+            source.databases[name].map { (databases[name]!, $0) }
+        }
+        for (destination, origin) in pairs + [(kinds, source.kinds), (fold, source.fold)] {
+            try transaction.clear(destination)
+            try sourceTransaction.withCursor(origin) { cursor in
+                try cursor.forEachInPlace { key, value in
+                    try transaction.put(destination, key: Array(key), value: Array(value), options: .append)
+                    return true
+                }
+            }
+        }
+    }
+
     // MARK: - Folding
 
     /// Applies `entry` to every projection.

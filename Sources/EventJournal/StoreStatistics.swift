@@ -17,18 +17,43 @@ public struct StoreStatistics: Sendable, Hashable {
     /// Whether the projections hold writes that were not synced yet (they are synced when the
     /// store is closed).
     public var projectionsHaveUnsyncedWrites: Bool
+    /// Where the journal begins (entries before it were compacted away).
+    public var horizon: JournalHorizon
+    /// The bytes of the pages the projections' databases use inside their file.
+    public var projectionLiveBytes: Int
+    /// The bytes of the pages the journal's databases use inside its file.
+    public var journalLiveBytes: Int
+
+    /// The journal's and the projections' files together (checkpoints apart). LMDB files never
+    /// shrink: pages freed by compaction are reused by later writes.
+    public var fileBytes: Int {
+        journalFileBytes + projectionFileBytes
+    }
+
+    /// The pages in use in both files: what a compact copy would take.
+    public var liveBytes: Int {
+        journalLiveBytes + projectionLiveBytes
+    }
 }
 
 extension Journal {
     /// Measures the store's files and reads the state of its projections.
     public func statistics() throws -> StoreStatistics {
         try requireOpen()
-        let (entryBytes, unsynced) = try Self.guarded("cannot read the journal") {
+        let (entryBytes, metaBytes, unsynced, horizon) = try Self.guarded("cannot read the journal") {
             try journalEnvironment.read { transaction in
                 (
-                    try transaction.statistics(entries).pageBytes,
-                    try transaction.get(meta, key: Self.unsyncedBootKey) != nil
+                    try transaction.statistics(entries).pageBytes, try transaction.statistics(meta).pageBytes,
+                    try transaction.get(meta, key: Self.unsyncedBootKey) != nil,
+                    try Self.horizon(meta: meta, in: transaction)
                 )
+            }
+        }
+        let projectionLiveBytes = try Self.guarded("cannot read the projections") {
+            try projectionEnvironment.read { transaction in
+                try (Array(store.databases.values) + [store.kinds, store.fold]).reduce(0) { total, database in
+                    total + (try transaction.statistics(database).pageBytes)
+                }
             }
         }
         let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
@@ -40,7 +65,8 @@ extension Journal {
             journalFileBytes: Self.fileBytes(layout.journalDirectory.appendingPathComponent("data.mdb")),
             journalEntryBytes: entryBytes,
             projectionFileBytes: Self.fileBytes(layout.projectionDirectory.appendingPathComponent("data.mdb")),
-            checkpointSequences: sequences, checkpointBytes: checkpointBytes, projectionsHaveUnsyncedWrites: unsynced)
+            checkpointSequences: sequences, checkpointBytes: checkpointBytes, projectionsHaveUnsyncedWrites: unsynced,
+            horizon: horizon, projectionLiveBytes: projectionLiveBytes, journalLiveBytes: entryBytes + metaBytes)
     }
 
     static func fileBytes(_ url: URL) -> Int {

@@ -78,9 +78,13 @@ public struct Cursor {
     /// `mdb_cursor_get(MDB_SET_RANGE)` and `mdb_cursor_get(MDB_NEXT)`.
     /// - Complexity: O(log n) to find the start, then O(1) per entry visited.
     public func forEachInPlace(
-        in range: KeyRange = .all,
+        in range: KeyRange = .all, reverse: Bool = false,
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
     ) throws {
+        if reverse {
+            try forEachInPlaceReversed(range, body)
+            return
+        }
         var move: LMDBCalls.CursorMove = range.lowerBound.map { .atLeast($0) } ?? .first
         while true {
             let more = try LMDBCalls.cursorVisit(pointer, move) { key, value -> Bool in
@@ -89,6 +93,31 @@ public struct Cursor {
             }
             guard more == true else { return }
             move = .next
+        }
+    }
+
+    /// Visits `range` from its upper end down, in place. The corresponding LMDB calls are
+    /// `mdb_cursor_get(MDB_SET_RANGE)`, `mdb_cursor_get(MDB_LAST)` and `mdb_cursor_get(MDB_PREV)`.
+    private func forEachInPlaceReversed(
+        _ range: KeyRange, _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        var positioned: [UInt8]?
+        if let upperBound = range.upperBound, let atOrAfter = try seekKey(atLeast: upperBound) {
+            positioned =
+                range.includesUpperBound && atOrAfter == upperBound
+                ? atOrAfter : try LMDBCalls.cursorGetKey(pointer, .previous)
+        } else {
+            positioned = try lastKey()
+        }
+        guard positioned != nil else { return }
+        var move = LMDBCalls.CursorMove.current
+        while true {
+            let more = try LMDBCalls.cursorVisit(pointer, move) { key, value -> Bool in
+                guard !range.isBeforeLowerBound(key) else { return false }
+                return try body(key, value)
+            }
+            guard more == true else { return }
+            move = .previous
         }
     }
 

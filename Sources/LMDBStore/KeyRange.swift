@@ -35,7 +35,7 @@ public struct KeyRange: Hashable, Sendable {
     }
 
     /// Whether `key` is before the lower end of the range.
-    func isBeforeLowerBound(_ key: [UInt8]) -> Bool {
+    func isBeforeLowerBound(_ key: some Collection<UInt8>) -> Bool {
         guard let lowerBound else { return false }
         return key.lexicographicallyPrecedes(lowerBound)
     }

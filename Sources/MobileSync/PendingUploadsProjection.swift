@@ -6,10 +6,12 @@ public import SyncCore
 ///
 /// A `sync.up.intent` adds its request; the `sync.up.outcome` with the same `requestId`
 /// removes it. After a crash between the two, the request is still here, so the next sync up
-/// knows exactly which records may have reached the server (DESIGN invariant 6).
+/// knows exactly which records may have reached the server (DESIGN invariant 6). Each pending
+/// upload keeps its intent entry from compaction (`intentSequence`), so support can still read
+/// what was sent while its outcome is unknown.
 public struct PendingUploadsProjection: Projection {
     public let name = "syncs.uploads"
-    public let version = 1
+    public let version = 2
     public var databaseNames: [String] { [Self.databaseName] }
 
     static let databaseName = "syncs.uploads.pending"
@@ -37,9 +39,27 @@ public struct PendingUploadsProjection: Projection {
                 case .bool(let flag): fields[name] = .bool(flag)
                 }
             }
+            fields[Self.intentSequenceField] = .number(JSONNumber(Int64(entry.sequence)))
             intent = .object(fields)
         }
         try context.transaction.put(database, key: key, value: intent.serialized())
+    }
+
+    /// The field of a pending upload that holds the sequence of its intent entry.
+    static let intentSequenceField = "intentSequence"
+
+    /// The oldest intent still pending: compaction keeps it and everything after.
+    public func oldestNeededSequence(in context: ProjectionContext) throws -> UInt64? {
+        var oldest: UInt64?
+        try context.transaction.withCursor(context.database(named: Self.databaseName)) { cursor in
+            try cursor.forEach { _, value in
+                if let sequence = try JSONValue(parsing: value)[Self.intentSequenceField]?.number?.int64Value {
+                    oldest = min(oldest ?? UInt64(sequence), UInt64(sequence))
+                }
+                return true
+            }
+        }
+        return oldest
     }
 
     /// Keys sort by sync id, then request id, so one sync's pending uploads are one range.

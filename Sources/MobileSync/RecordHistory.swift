@@ -53,9 +53,10 @@ public struct RecordHistory: Sendable {
         of soup: String, in journal: Journal, _ body: (JournalEntry) throws -> Void
     ) throws {
         try journal.read { reader in
-            let last = try reader.lastSequence
-            guard last > 0 else { return }
-            try reader.forEachEntry(in: 1...last) { entry in
+            // A compacted journal tells the history from its horizon on.
+            let (first, last) = (try reader.firstSequence, try reader.lastSequence)
+            guard last >= first else { return }
+            try reader.forEachEntry(in: first...last) { entry in
                 // Children of a parent/children sync are named by `childrenSoup`; a cleaning of
                 // several soups lists the others in its payload, which the fold reads.
                 if entry.header["soup"]?.string == soup || entry.header["childrenSoup"]?.string == soup

@@ -28,8 +28,13 @@ public struct KindCountsProjection: Projection {
 
     /// The counts stored by this projection.
     public static func counts(in reader: JournalReader) throws -> [String: UInt64] {
+        try counts(in: reader.projectionContext)
+    }
+
+    /// The counts by kind in a projection state, as ``Journal/withState(asOf:checkpointDirectory:checkpointInterval:_:)`` gives one.
+    public static func counts(in state: ProjectionContext) throws -> [String: UInt64] {
         var counts: [String: UInt64] = [:]
-        try reader.transaction.withCursor(reader.database(named: databaseName)) { cursor in
+        try state.transaction.withCursor(state.database(named: databaseName)) { cursor in
             try cursor.forEach { key, value in
                 counts[String(decoding: key, as: UTF8.self)] = decodeCount(value)
                 return true

@@ -1,5 +1,7 @@
 // A child process for the crash-safety tests: it appends batches to a journal until it is
-// killed. Usage: journal-crash-writer DIRECTORY SEED
+// killed. Usage: journal-crash-writer DIRECTORY SEED [ARCHIVE]
+// With ARCHIVE, the journal keeps only its newest entries and compacts itself as it goes,
+// appending what it removes to ARCHIVE, so kills land inside compactions too.
 import EventJournal
 import Foundation
 import Logging
@@ -7,14 +9,21 @@ import SyncCore
 import SyncTesting
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let seed = UInt64(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: journal-crash-writer DIRECTORY SEED\n".utf8))
+guard (3...4).contains(arguments.count), let seed = UInt64(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: journal-crash-writer DIRECTORY SEED [ARCHIVE]\n".utf8))
     exit(2)
 }
 do {
+    var options = JournalOptions()
+    if arguments.count == 4 {
+        options.retention = CrashWriterPayload.compactingRetention
+        options.compactionArchive = URL(fileURLWithPath: arguments[3])
+        options.compactionBatchSize = 25
+        options.checkpoints.entryCountMax = 150
+    }
     let journal = try Journal(
         directory: URL(fileURLWithPath: arguments[1]), projections: [KindCountsProjection()],
-        clock: ManualWallClock(tick: .milliseconds(1)), logger: .discarding)
+        clock: ManualWallClock(tick: .milliseconds(1)), options: options, logger: .discarding)
     var generator = SplitMix64(seed: seed)
     while true {
         let batchSize = Int.random(in: 1...40, using: &generator)

@@ -214,6 +214,21 @@ import Testing
             FaultPlan(rules: [FaultRule(method: "POST", path: Self.createPath(kind), drop: .afterCommit, count: 1)]))
     }
 
+    /// Creates Gamma locally, then runs a sync up (with an `AccountNumber` marker) whose create
+    /// answer is lost: the run fails and leaves the upload pending.
+    private func createGammaAndLoseItsAnswer(
+        _ local: Local, _ org: SyncUpOrg, _ kind: SyncUpTargetDescriptor.Kind
+    ) async throws -> (gamma: Int64, descriptor: SyncUpTargetDescriptor) {
+        let gamma = try local.createLocally("Gamma")
+        var descriptor = SyncUpTargetDescriptor()
+        descriptor.otherFields["markerFieldName"] = "AccountNumber"
+        loseTheNextCreateAnswer(org, kind)
+        await #expect(throws: (any Error).self) {
+            _ = try await local.runner(org, kind, descriptor: descriptor).run()
+        }
+        return (gamma, descriptor)
+    }
+
     @Test(arguments: kinds)
     func aCreateWhoseAnswerWasLostIsFoundByItsMarkerInsteadOfSentTwice(
         kind: SyncUpTargetDescriptor.Kind
@@ -221,13 +236,7 @@ import Testing
         try await SyncUpOrg.with { org in
             let local = try await Local(copying: org)
             defer { local.directory.remove() }
-            let gamma = try local.createLocally("Gamma")
-            var descriptor = SyncUpTargetDescriptor()
-            descriptor.otherFields["markerFieldName"] = "AccountNumber"
-            loseTheNextCreateAnswer(org, kind)
-            await #expect(throws: (any Error).self) {
-                _ = try await local.runner(org, kind, descriptor: descriptor).run()
-            }
+            let (gamma, descriptor) = try await createGammaAndLoseItsAnswer(local, org, kind)
             #expect(try local.store.pendingUploads(syncId: 1).count == 1)
             #expect(try local.record(gamma)?["__local__"] == true)
 
@@ -240,6 +249,38 @@ import Testing
             #expect(try local.record(gamma)?["__local__"] == false)
             #expect(try local.store.pendingUploads(syncId: 1).isEmpty)
             #expect(try local.store.journal.verify().isConsistent)
+        }
+    }
+
+    /// Compaction keeps an upload whose outcome is unknown: the horizon stops at its intent,
+    /// and after a crash the next run still finds the create by its marker.
+    @Test func aPendingUploadSurvivesCompactionAndStillReconcilesAfterACrash() async throws {
+        try await SyncUpOrg.with { org in
+            let local = try await Local(copying: org)
+            defer { local.directory.remove() }
+            let (gamma, descriptor) = try await createGammaAndLoseItsAnswer(local, org, .singleRecord)
+            let intent = try #require(try local.store.pendingUploads(syncId: 1).first)
+            let intentSequence = try #require(intent["intentSequence"]?.number?.int64Value)
+            for n in 1...30 { _ = try local.createLocally("Later \(n)") }
+
+            let report = try local.store.journal.compact(retention: RetentionPolicy(entryCount: 1))
+            #expect(report.horizon.firstSequence == UInt64(intentSequence))
+            #expect(report.keptBecause.contains("syncs.uploads"), "\(report)")
+            local.store.journal.abandon()
+
+            let reopened = try SyncStore(
+                directory: local.directory.appending("store"),
+                clock: ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000), tick: .milliseconds(1)),
+                idGenerator: IncrementingIDGenerator(first: 1_000), logger: .discarding)
+            #expect(try reopened.pendingUploads(syncId: 1).count == 1)
+            let runner = SyncUpRunner(
+                store: reopened, target: org.target(.singleRecord, descriptor), syncId: 1, soupName: "accounts",
+                options: SyncOptions(mergeMode: .overwrite, fieldlist: ["Name"]), client: org.client)
+            let (summary, _) = try await runner.run()
+            #expect(summary.recovered == [gamma])
+            #expect(try await org.client.query("SELECT Id FROM Account WHERE Name = 'Gamma'").records.count == 1)
+            #expect(try reopened.pendingUploads(syncId: 1).isEmpty)
+            #expect(try reopened.journal.verify().isConsistent)
         }
     }
 

@@ -212,6 +212,43 @@ import Testing
         #expect(again.standardError.contains("exists"))
     }
 
+    /// `compact` in place moves the horizon; `info` shows it with the file and live bytes;
+    /// `state --as-of` and `log --from` below it exit 3 naming it; `verify` checks from it.
+    @Test func compactInPlaceMovesTheHorizonThatTheOtherCommandsName() throws {
+        let directory = try TemporaryDirectory("tool-compact-in-place")
+        defer { directory.remove() }
+        let session = Self.journals.appendingPathComponent("sync-down/resync-same-second/session.jsonl")
+        let store = directory.appending("store")
+        let archive = directory.appending("archive.jsonl")
+        let tool = try BuiltProduct("journal-replay")
+        #expect(try tool.run(["import", session.path, store.path]).status == 0)
+        let fullLog = try tool.run(["log", store.path]).standardOutput.split(separator: "\n")
+        let compact = try tool.run(["compact", store.path, "--retain-entries", "3", "--archive", archive.path])
+        #expect(compact.status == 0, "\(compact.standardError)")
+        #expect(compact.standardOutput.contains("horizon moved from entry 1 to"), "\(compact.standardOutput)")
+
+        let info = try JSONValue(parsing: try tool.run(["info", store.path, "--json"]).standardOutput)
+        let horizon = info["horizon"]?.number?.int64Value ?? 0
+        let last = info["lastSequence"]?.number?.int64Value ?? 0
+        #expect(horizon == last - 2)
+        #expect((info["liveBytes"]?.number?.int64Value ?? 0) > 0)
+        #expect((info["liveBytes"]?.number?.int64Value ?? 0) <= (info["fileBytes"]?.number?.int64Value ?? 0))
+        let text = try tool.run(["info", store.path]).standardOutput
+        #expect(text.contains("horizon:        entry \(horizon) (older entries compacted away)"), "\(text)")
+
+        for arguments in [["state", store.path, "--as-of", "1"], ["log", store.path, "--from", "1"]] {
+            let output = try tool.run(arguments)
+            #expect(output.status == 3, "\(arguments)")
+            #expect(output.standardError.contains("horizon, entry \(horizon)"), "\(arguments): \(output.standardError)")
+        }
+        let log = try tool.run(["log", store.path]).standardOutput.split(separator: "\n")
+        #expect(log == Array(fullLog.suffix(3)))
+        let verify = try tool.run(["verify", store.path])
+        #expect(verify.status == 0, "\(verify.standardOutput) \(verify.standardError)")
+        let archived = try String(contentsOf: archive, encoding: .utf8).split(separator: "\n")
+        #expect(archived.count == Int(horizon) - 1)
+    }
+
     @Test func aChangedExpectedProjectionExitsOneNamingTheKey() throws {
         let directory = try TemporaryDirectory("tool-session")
         defer { directory.remove() }

@@ -30,6 +30,22 @@ import Testing
         ])
     }
 
+    /// `msync compact` applies the `--retain-…` limits, then reports the store's file and
+    /// live bytes; `--copy` writes a compact copy that `msync` opens with the same records.
+    @Test func compactKeepsTheNewestHistoryAndWritesACompactCopy() throws {
+        defer { directory.remove() }
+        try registerAccounts()
+        for n in 1...8 { try run(["create", "accounts", #"{"Name":"Account \#(n)","Amount":\#(n)}"#]) }
+        let copy = directory.appending("copy").path
+        let output = try run(["compact", "--retain-entries", "4", "--copy", copy])
+        #expect(output.standardOutput.contains("compacted: horizon moved from entry 1 to"), "\(output.standardOutput)")
+        #expect(output.standardOutput.contains("live bytes"))
+        let records = try msync.run(["query", "accounts", "--json", "--store", copy])
+        #expect(records.status == 0, "\(records.standardError)")
+        #expect((try JSONValue(parsing: records.standardOutput).array ?? []).count == 8)
+        try run(["compact", "--keep-all-history", "--retain-days", "1"], expecting: 2)
+    }
+
     @Test func createsQueriesUpdatesAndDeletesRecords() throws {
         defer { directory.remove() }
         try registerAccounts()

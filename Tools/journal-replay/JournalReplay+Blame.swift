@@ -39,6 +39,11 @@ extension JournalReplay {
                 }
                 writeStandardOutput(JSONValue.array(events).serialized() + [UInt8(ascii: "\n")])
             } else {
+                // The history starts at the horizon: say so, so an empty start is not read as
+                // a record that came from nowhere.
+                if let horizon = try? journal.horizon(), horizon.isCompacted {
+                    print("(entries before \(horizon.firstSequence) were compacted away; the history starts there)")
+                }
                 for event in history.events {
                     let record = event.record.map { " " + $0.serializedString }
                     print(

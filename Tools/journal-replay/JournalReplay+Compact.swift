@@ -1,30 +1,51 @@
 import ArgumentParser
 import EventJournal
 import Foundation
+import ToolSupport
 
 extension JournalReplay {
     struct Compact: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write a compact copy of a store: its live pages only, checkpoints included.",
+            abstract: "Compact a store's journal to a retention policy, or write a compact copy of it.",
             discussion: """
-                LMDB files never shrink. The copy holds only live data and opens as the same store; \
-                the source is left as it is, and writers may go on meanwhile (their entries are folded \
-                when the copy is opened). DEST must not exist.
+                Without --copy, removes the history beyond the --retain-… limits (the library's default \
+                for apps when none is given), after appending it to --archive when given. With --copy, \
+                writes a copy of the store holding its live pages only (LMDB files never shrink) and \
+                leaves the source as it is; writers may go on meanwhile. DEST must not exist.
                 """)
 
         @Argument(help: storeArgumentHelp) var store: String
-        @Option(help: "The directory to write the copy to; it must not exist.") var copy: String
+        @Option(help: "Write a compact copy to this directory instead; it must not exist.") var copy: String?
+        @Option(help: "A JSON-lines file the removed entries are appended to before they are removed.")
+        var archive: String?
+        @OptionGroup(title: "History to keep") var retention: RetentionOptions
+
+        func validate() throws {
+            if copy != nil, archive != nil {
+                throw ValidationError("--archive applies to compaction in place, not to --copy")
+            }
+        }
 
         func run() throws {
-            let report: Journal.CompactCopyReport
+            let journal = try openStore(store)
             do {
-                report = try openStore(store).writeCompactCopy(to: URL(fileURLWithPath: copy))
+                if let copy {
+                    let report = try journal.writeCompactCopy(to: URL(fileURLWithPath: copy))
+                    print(
+                        "ok: \(report.lastSequence) entries and \(report.checkpointCount) checkpoint(s) copied to "
+                            + "\(copy); journal and projections \(report.sourceBytes) bytes, copy \(report.copyBytes) bytes"
+                    )
+                    return
+                }
+                let report = try journal.compact(
+                    retention: retention.policy, archive: archive.map { URL(fileURLWithPath: $0) })
+                let statistics = try journal.statistics()
+                print(
+                    "ok: \(report); \(statistics.fileBytes) file bytes, \(statistics.liveBytes) live bytes, "
+                        + "\(statistics.checkpointBytes) checkpoint bytes")
             } catch {
                 throw fail(error)
             }
-            print(
-                "ok: \(report.lastSequence) entries and \(report.checkpointCount) checkpoint(s) copied to \(copy); "
-                    + "journal and projections \(report.sourceBytes) bytes, copy \(report.copyBytes) bytes")
         }
     }
 }

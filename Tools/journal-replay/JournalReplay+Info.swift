@@ -19,7 +19,7 @@ extension JournalReplay {
                 let report = journal.openingReport
                 summary = try journal.read { reader in
                     let last = try reader.lastSequence
-                    let first = last > 0 ? try reader.entry(at: 1) : nil
+                    let first = last > 0 ? try reader.entry(at: try reader.firstSequence) : nil
                     let newest = last > 0 ? try reader.entry(at: last) : nil
                     var kinds: [String: JSONValue] = [:]
                     for (kind, count) in try reader.kindCounts() {
@@ -30,6 +30,9 @@ extension JournalReplay {
                         "lastSequence": .number(JSONNumber(Int64(last))), "kinds": .object(kinds),
                         "firstTimestamp": first.map { .string($0.timestamp.salesforceFormat) } ?? .null,
                         "lastTimestamp": newest.map { .string($0.timestamp.salesforceFormat) } ?? .null,
+                        "horizon": .number(JSONNumber(Int64(statistics.horizon.firstSequence))),
+                        "fileBytes": .number(JSONNumber(Int64(statistics.fileBytes))),
+                        "liveBytes": .number(JSONNumber(Int64(statistics.liveBytes))),
                         "journalFileBytes": .number(JSONNumber(Int64(statistics.journalFileBytes))),
                         "journalEntryBytes": .number(JSONNumber(Int64(statistics.journalEntryBytes))),
                         "projectionFileBytes": .number(JSONNumber(Int64(statistics.projectionFileBytes))),
@@ -50,6 +53,13 @@ extension JournalReplay {
             print("store:          \(store)")
             print("format version: \(Journal.formatVersion)")
             print("entries:        \(summary["lastSequence"]?.number?.text ?? "0")")
+            let horizon = summary["horizon"]?.number?.text ?? "1"
+            print(
+                "horizon:        entry \(horizon)\(horizon == "1" ? " (never compacted)" : " (older entries compacted away)")"
+            )
+            print(
+                "size:           \(summary["fileBytes"]?.number?.text ?? "0") file bytes, "
+                    + "\(summary["liveBytes"]?.number?.text ?? "0") live bytes (journal and projections)")
             print("journal file:   \(summary["journalFileBytes"]?.number?.text ?? "0") bytes")
             print(
                 "projections:    \(summary["projectionFileBytes"]?.number?.text ?? "0") bytes, \(summary["projectionsOnOpen"]?.string ?? "") on open"

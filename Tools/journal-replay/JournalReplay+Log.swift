@@ -7,7 +7,7 @@ extension JournalReplay {
         static let configuration = CommandConfiguration(abstract: "List entries, optionally filtered.")
 
         @Argument(help: storeArgumentHelp) var store: String
-        @Option(help: "The first sequence to show.") var from: UInt64 = 1
+        @Option(help: "The first sequence to show (the journal's horizon by default).") var from: UInt64?
         @Option(help: "The last sequence to show.") var to: UInt64?
         @Option(help: "Only entries of this kind.") var kind: String?
         @Option(help: "Only entries whose header names this soup.") var soup: String?
@@ -19,7 +19,7 @@ extension JournalReplay {
         @Flag(help: "Print a JSON array of entries.") var json = false
 
         func validate() throws {
-            if let to, to < from { throw ValidationError("--to must not be less than --from") }
+            if let to, let from, to < from { throw ValidationError("--to must not be less than --from") }
         }
 
         func run() throws {
@@ -29,9 +29,11 @@ extension JournalReplay {
             do {
                 try journal.read { reader in
                     let last = min(to ?? UInt64.max, try reader.lastSequence)
-                    guard last >= from, last > 0 else { return }
+                    // Asked from below the horizon, the reader answers with an error naming it.
+                    let start = max(1, try from ?? reader.firstSequence)
+                    guard last >= start, last > 0 else { return }
                     let syncIds = try sync.map { try Self.ids(ofSyncsNamed: $0, in: reader) } ?? []
-                    try reader.forEachEntry(in: max(1, from)...last) { entry in
+                    try reader.forEachEntry(in: start...last) { entry in
                         guard matches(entry, syncIds: syncIds) else { return true }
                         if json {
                             if !first { writeStandardOutput(Array(",".utf8)) }
@@ -64,9 +66,9 @@ extension JournalReplay {
         /// carry its name, and a name can be given again to a new sync once the old one is deleted.
         private static func ids(ofSyncsNamed name: String, in reader: JournalReader) throws -> Set<String> {
             var ids: Set<String> = []
-            let last = try reader.lastSequence
-            guard last > 0 else { return ids }
-            try reader.forEachEntry(in: 1...last) { entry in
+            let (first, last) = (try reader.firstSequence, try reader.lastSequence)
+            guard last >= first else { return ids }
+            try reader.forEachEntry(in: first...last) { entry in
                 if entry.header["syncName"]?.string == name, let id = entry.header["syncId"] {
                     ids.insert(id.description)
                 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToolSupport
 
 /// Options every msync command accepts, before or after the subcommand name.
 struct GlobalOptions: ParsableArguments {
@@ -23,6 +24,9 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(help: "The REST API version, for example v66.0.")
     var apiVersion: String?
+
+    @OptionGroup(title: "History kept in the store's journal")
+    var retention: RetentionOptions
 
     /// The store directory after the environment and the default are applied.
     var storeURL: URL {

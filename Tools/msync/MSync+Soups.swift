@@ -14,6 +14,7 @@ func openStore(_ global: GlobalOptions) throws -> SyncStore {
         let progress = PhasedProgress()
         defer { progress.finish() }
         var options = JournalOptions()
+        options.retention = global.retention.policy
         options.openingProgress = { step in
             progress.update("\(step.phase.rawValue) the store", step.folded, of: step.total)
         }

@@ -191,7 +191,7 @@ struct SyncDownBenchmark {
 }
 
 /// Serves pages generated before the run.
-private struct PreparedTarget: SyncDownTarget {
+struct PreparedTarget: SyncDownTarget {
     var pages: [[JSONValue]]
     var idFieldName: String { "Id" }
     var modificationDateFieldName: String { "LastModifiedDate" }
@@ -217,7 +217,7 @@ private struct PreparedTarget: SyncDownTarget {
 }
 
 /// Generates `count` records page by page, to fill large soups without holding them in memory.
-private struct GeneratedTarget: SyncDownTarget {
+struct GeneratedTarget: SyncDownTarget {
     let count: Int
     private var next = 0
     private var generator = SplitMix64(seed: 7)

@@ -1,4 +1,4 @@
-// journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http|recovery|fold [COUNT] [COUNT]
+// journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http|recovery|fold|compaction [COUNT] [COUNT]
 // (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP, 0 skips reSync] [RESYNC_REPEATS] [INGEST_PAGE_SIZE] [PAGES_PER_COMMIT]; floor: [INGEST_COUNT] [LARGE_SOUP] [RECORDS_PER_ENTRY])
 import Foundation
 
@@ -63,6 +63,12 @@ case "fold":
     }
     benchmark.wideRecords = arguments.contains("--wide")
     await runOrExit { try benchmark.run() }
+case "compaction":
+    await runOrExit {
+        try await CompactionBenchmark(
+            soupCount: count(1) ?? 10_000, reSyncCount: count(2) ?? 1_000, minutesBetween: count(3) ?? 5
+        ).run()
+    }
 case "recovery":
     var benchmark = RecoveryBenchmark()
     if let count = count(1) { benchmark.recordCount = count }

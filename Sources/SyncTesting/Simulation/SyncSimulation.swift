@@ -67,6 +67,8 @@ public final class SyncSimulation {
     private var faultsOn = false
     var createdCount = 0
     private var downSyncId: Int64 = 0
+    /// How far `pagesNewest` has scanned the journal, and the newest page watermark it saw.
+    private var pagesScan = (through: UInt64(0), newest: Int64(-1))
     /// The app's changes not yet confirmed by an upload outcome: `_soupEntryId` → Name.
     private var pending: [Int64: String] = [:]
     var outcome: Outcome
@@ -364,19 +366,22 @@ public final class SyncSimulation {
         try checkTrees(store)
     }
 
+    /// The newest `maxTimeStamp` of the sync down's fetched pages. Compaction removes old pages,
+    /// so the scan goes on from where the last one stopped and remembers what it saw.
     private func pagesNewest(_ store: SyncStore) throws -> Int64 {
-        var newest: Int64 = -1
         try store.journal.read { reader in
             let last = try reader.lastSequence
-            guard last > 0 else { return }
-            try reader.forEachEntry(in: 1...last) { entry in
+            let first = max(try reader.firstSequence, pagesScan.through + 1)
+            guard last >= first else { return }
+            try reader.forEachEntry(in: first...last) { entry in
                 if entry.kind == .syncDownPageFetched, entry.header["syncId"]?.integer == downSyncId {
-                    newest = max(newest, entry.header["maxTimeStamp"]?.integer ?? -1)
+                    pagesScan.newest = max(pagesScan.newest, entry.header["maxTimeStamp"]?.integer ?? -1)
                 }
                 return true
             }
+            pagesScan.through = last
         }
-        return newest
+        return pagesScan.newest
     }
 
     // MARK: - Helpers
@@ -384,12 +389,19 @@ public final class SyncSimulation {
     /// Checkpoints every few steps' worth of entries, so power losses restore recent ones.
     static let checkpointEntryCountMax: UInt64 = 40
 
+    /// The journal keeps its newest entries only and compacts itself as steps append (at 125%
+    /// of this), so every kind of step also runs over a compacted journal, and compactions are
+    /// interrupted by crashes and power losses.
+    static let retention = RetentionPolicy(entryCount: 120)
+
     func reopen() throws {
         manager = nil
         store = nil
         var options = JournalOptions()
         options.bootIdentity = boot
         options.checkpoints.entryCountMax = Self.checkpointEntryCountMax
+        options.retention = Self.retention
+        options.compactionArchive = directory.appending("archive.jsonl")
         let store = try SyncStore(
             directory: directory.appending("store"), clock: clock, idGenerator: ClockIDGenerator(clock: clock),
             options: options, logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))

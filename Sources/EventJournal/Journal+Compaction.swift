@@ -1,0 +1,402 @@
+public import Foundation
+import LMDBStore
+import Logging
+import SyncCore
+
+// Compaction (decision 0004): the journal's oldest entries are removed once a synced checkpoint
+// holds the state they folded to. The order makes every crash safe:
+// 1. a checkpoint of the state as of the last entry to remove, synced;
+// 2. the entries to remove appended to the archive, when one is asked for, synced;
+// 3. the new horizon, in one synced journal commit: from here on nothing reads below it;
+// 4. the entries below it deleted, a bounded batch per commit, so appends never wait long;
+// 5. checkpoints that ended before the horizon removed.
+// A crash in 1 or 2 leaves the old horizon; in 4 or 5 the next compaction finishes the job.
+extension Journal {
+    static let horizonKey = Array("horizon".utf8)
+
+    /// What a compaction did.
+    public struct CompactionReport: Sendable, Hashable, CustomStringConvertible {
+        /// The horizon before compaction.
+        public var previousHorizon: JournalHorizon
+        /// The horizon after compaction.
+        public var horizon: JournalHorizon
+        /// Entries deleted from the journal (including those an interrupted compaction had
+        /// moved below the horizon but not deleted yet).
+        public var removedEntries: UInt64
+        /// Entries appended to the archive.
+        public var archivedEntries: UInt64
+        /// Checkpoints removed because they end before the horizon, or are neither the horizon's
+        /// nor the newest.
+        public var removedCheckpoints: Int
+        /// Why the horizon is not further on: the limit that stopped it, in words.
+        public var keptBecause: String
+
+        /// One line for people: what moved, what was removed, and why not more.
+        public var description: String {
+            let moved =
+                horizon == previousHorizon
+                ? "horizon stays at entry \(horizon.firstSequence)"
+                : "horizon moved from entry \(previousHorizon.firstSequence) to \(horizon.firstSequence)"
+            return "\(moved); \(removedEntries) entries removed, \(archivedEntries) archived, "
+                + "\(removedCheckpoints) checkpoint(s) removed; \(keptBecause)"
+        }
+    }
+
+    /// The journal's horizon: where its entries begin.
+    public func horizon() throws -> JournalHorizon {
+        try requireOpen()
+        return try Self.guarded("cannot read the journal's horizon") {
+            try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
+        }
+    }
+
+    static func horizon(meta: Database, in transaction: Transaction) throws -> JournalHorizon {
+        guard let bytes = try transaction.get(meta, key: horizonKey) else { return .start }
+        guard let horizon = JournalHorizon(bytes: bytes) else {
+            throw JournalError(.corruptEntry, "the journal's horizon record of \(bytes.count) bytes is damaged")
+        }
+        return horizon
+    }
+
+    /// The checksum a state folded through `sequence` records, when the journal can still
+    /// continue that state: the entry's own, the horizon's anchor for the entry just before the
+    /// horizon, 0 for the empty state of a journal never compacted; `nil` for anything else.
+    static func continuableChecksum(
+        of sequence: UInt64, entries: Database, meta: Database, in transaction: Transaction
+    ) throws -> UInt32? {
+        let horizon = try horizon(meta: meta, in: transaction)
+        if sequence < horizon.anchorSequence { return nil }
+        if sequence == horizon.anchorSequence { return horizon.anchorChecksum }
+        return try storedChecksum(of: sequence, entries: entries, in: transaction)
+    }
+
+    // MARK: - Compacting
+
+    /// Removes the entries the retention policy no longer keeps.
+    ///
+    /// The horizon moves to the first entry to keep: the newest entry, entries a projection
+    /// still needs (``Projection/oldestNeededSequence(in:)``) and entries within every limit of
+    /// `retention` stay. A checkpoint of the state just before the horizon is written first
+    /// (folded from the previous one), so every projection, `verify` and `state --as-of` from
+    /// the horizon on still work; asked about anything older, they throw
+    /// ``JournalError/Code/belowHorizon``. Entries are deleted in transactions of
+    /// ``JournalOptions/compactionBatchSize``, so appends in this and other processes go on
+    /// meanwhile. LMDB reuses the freed pages for later entries; the file does not shrink
+    /// (``writeCompactCopy(to:)`` writes a smaller copy).
+    ///
+    /// - Parameters:
+    ///   - retention: the limits; the store's ``JournalOptions/retention`` when `nil`.
+    ///   - archive: a JSON-lines file (the ``export(upTo:to:)`` format) the removed entries are
+    ///     appended to, synced, before they are removed; entries already in it are not repeated,
+    ///     so an interrupted compaction continues it. ``JournalOptions/compactionArchive`` when `nil`.
+    ///   - progress: called with (entries removed, entries to remove) as batches commit.
+    /// - Returns: what was removed.
+    /// - Throws: ``JournalError`` for storage trouble, a damaged archive, or a horizon
+    ///   checkpoint that cannot be written.
+    @discardableResult
+    public func compact(
+        retention: RetentionPolicy? = nil, archive: URL? = nil,
+        progress: ((_ removed: UInt64, _ total: UInt64) -> Void)? = nil
+    ) throws -> CompactionReport {
+        try requireOpen()
+        let policy = retention ?? options.retention
+        return try Self.guarded("cannot compact the journal") {
+            let plan = try read { reader in try compactionPlan(policy, reader: reader) }
+            var report = CompactionReport(
+                previousHorizon: plan.horizon, horizon: plan.horizon, removedEntries: 0, archivedEntries: 0,
+                removedCheckpoints: 0, keptBecause: plan.keptBecause)
+            if plan.firstKept > plan.horizon.firstSequence {
+                let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
+                let anchor = try checkpointState(asOf: plan.firstKept - 1, checkpoints: checkpoints)
+                if let archive = archive ?? options.compactionArchive {
+                    report.archivedEntries = try appendToArchive(
+                        archive, (plan.horizon.firstSequence)...(plan.firstKept - 1))
+                }
+                report.horizon = try moveHorizon(
+                    to: JournalHorizon(firstSequence: plan.firstKept, anchorChecksum: anchor))
+            }
+            report.removedEntries = try deleteEntriesBelowHorizon(progress: progress)
+            report.removedCheckpoints = try pruneCheckpoints()
+            if report.horizon != report.previousHorizon || report.removedEntries > 0 {
+                logger.info(
+                    "compacted the journal",
+                    metadata: [
+                        "journal.horizon": "\(report.horizon.firstSequence)",
+                        "journal.removed": "\(report.removedEntries)", "journal.archived": "\(report.archivedEntries)",
+                    ])
+            }
+            return report
+        }
+    }
+
+    /// A compaction after an append: its failure is logged, never the append's.
+    func compactQuietly() {
+        do {
+            try compact()
+        } catch {
+            logger.error("could not compact the journal: \(error)")
+        }
+    }
+
+    /// Where the horizon should move, decided from one snapshot.
+    private struct CompactionPlan {
+        var horizon: JournalHorizon
+        var firstKept: UInt64
+        var keptBecause: String
+    }
+
+    private func compactionPlan(_ policy: RetentionPolicy, reader: JournalReader) throws -> CompactionPlan {
+        let transaction = try reader.entryTransaction()
+        let horizon = try Self.horizon(meta: meta, in: transaction)
+        // The projections' fold mark, not the journal's end: entries they have not folded yet
+        // must stay until they have.
+        let last = try reader.lastSequence
+        var plan = CompactionPlan(horizon: horizon, firstKept: horizon.firstSequence, keptBecause: "no limit is set")
+        guard policy.isLimited, last > horizon.firstSequence else {
+            if last <= horizon.firstSequence { plan.keptBecause = "the newest entry always stays" }
+            return plan
+        }
+        func keep(from sequence: UInt64, _ reason: String) {
+            if sequence > plan.firstKept {
+                plan.firstKept = sequence
+                plan.keptBecause = reason
+            }
+        }
+        plan.keptBecause = "every entry is within the retention limits"
+        if let count = policy.entryCount {
+            keep(from: last >= count ? last - count + 1 : 1, "the newest \(count) entries are kept")
+        }
+        if let bytes = policy.journalBytes {
+            keep(
+                from: try firstSequenceWithin(bytes: bytes, last: last, in: transaction),
+                "the newest \(bytes) bytes of entries are kept")
+        }
+        if let age = policy.age {
+            let cutoff = clock.now().millisecondsSinceEpoch - Self.milliseconds(age)
+            keep(
+                from: try firstSequence(notBefore: cutoff, horizon: horizon, last: last, in: transaction),
+                "entries of the last \(age) are kept")
+        }
+        if plan.firstKept > last {
+            plan.firstKept = last
+            plan.keptBecause = "the newest entry always stays"
+        }
+        for projection in projections {
+            if let needed = try projection.oldestNeededSequence(in: reader.projectionContext),
+                needed < plan.firstKept
+            {
+                plan.firstKept = max(needed, horizon.firstSequence)
+                plan.keptBecause = "projection \(projection.name) still needs entry \(needed)"
+            }
+        }
+        return plan
+    }
+
+    /// The oldest sequence such that it and every later entry through `last` take at most
+    /// `bytes` (envelope bytes); `last + 1` when even the newest entry is larger.
+    private func firstSequenceWithin(bytes: Int, last: UInt64, in transaction: Transaction) throws -> UInt64 {
+        var total = 0
+        var first = last + 1
+        try transaction.withCursor(entries) { cursor in
+            let keys = KeyRange(from: nil, to: SequenceKey.encode(last), includesUpperBound: true)
+            try cursor.forEachInPlace(in: keys, reverse: true) { key, value in
+                total += value.count
+                guard total <= bytes, let sequence = SequenceKey.decode(Array(key)) else { return false }
+                first = sequence
+                return true
+            }
+        }
+        return first
+    }
+
+    /// The first entry from the horizon on stamped at or after `cutoff` (milliseconds since
+    /// the epoch); `last + 1` when none is.
+    private func firstSequence(
+        notBefore cutoff: Int64, horizon: JournalHorizon, last: UInt64, in transaction: Transaction
+    ) throws -> UInt64 {
+        var found = last + 1
+        try transaction.withCursor(entries) { cursor in
+            let keys = KeyRange(
+                from: SequenceKey.encode(horizon.firstSequence), to: SequenceKey.encode(last), includesUpperBound: true)
+            try cursor.forEachInPlace(in: keys) { key, value in
+                guard let sequence = SequenceKey.decode(Array(key)) else { return false }
+                let timestamp = try JournalEntry.timestamp(ofEnvelope: value, expectedSequence: sequence)
+                guard timestamp.millisecondsSinceEpoch < cutoff else {
+                    found = sequence
+                    return false
+                }
+                return true
+            }
+        }
+        return found
+    }
+
+    /// Makes sure a valid checkpoint of the state as of entry `sequence` exists, folding it from
+    /// the nearest older one when needed, and returns its entry checksum.
+    private func checkpointState(asOf sequence: UInt64, checkpoints: CheckpointStore) throws -> UInt32 {
+        try read { reader in
+            let checksum = try reader.continuableChecksum(of: sequence)
+            if let manifest = checkpoints.manifest(sequence), manifest.entryChecksum == checksum {
+                return manifest.entryChecksum
+            }
+            return try withFoldedState(reader, through: sequence, checkpoints: checkpoints, interval: nil) { state in
+                guard let mark = try checkpoints.save(state.environment), mark.sequence == sequence else {
+                    throw JournalError(.storage, "the checkpoint of the state as of entry \(sequence) was not written")
+                }
+                return mark.checksum
+            }
+        }
+    }
+
+    /// Records `horizon` in one synced commit, unless the journal's horizon is already at or
+    /// past it, and returns the journal's horizon after.
+    private func moveHorizon(to horizon: JournalHorizon) throws -> JournalHorizon {
+        try journalEnvironment.write { transaction in
+            let current = try Self.horizon(meta: meta, in: transaction)
+            guard horizon.firstSequence > current.firstSequence else { return current }
+            guard
+                try Self.storedChecksum(of: horizon.anchorSequence, entries: entries, in: transaction)
+                    == horizon.anchorChecksum
+            else {
+                throw JournalError(
+                    .storage,
+                    "entry \(horizon.anchorSequence) no longer matches the checkpoint written for it; not compacted")
+            }
+            try transaction.put(meta, key: Self.horizonKey, value: horizon.bytes)
+            var version: [UInt8] = []
+            version.appendBigEndian(Self.formatVersion)
+            try transaction.put(meta, key: Self.formatVersionKey, value: version)
+            return horizon
+        }
+    }
+
+    /// Deletes entries below the horizon, a batch per commit; returns how many.
+    private func deleteEntriesBelowHorizon(progress: ((UInt64, UInt64) -> Void)?) throws -> UInt64 {
+        let (horizon, first) = try journalEnvironment.read { transaction in
+            (
+                try Self.horizon(meta: meta, in: transaction),
+                try transaction.withCursor(entries) { try $0.seekKey(atLeast: SequenceKey.encode(0)) }.flatMap(
+                    SequenceKey.decode)
+            )
+        }
+        guard let first, first < horizon.firstSequence else { return 0 }
+        let total = horizon.firstSequence - first
+        let batchSize = max(1, options.compactionBatchSize)
+        var removed: UInt64 = 0
+        while true {
+            let deleted = try journalEnvironment.write { transaction -> Int in
+                try transaction.withCursor(entries) { cursor in
+                    var deleted = 0
+                    while deleted < batchSize, let key = try cursor.seekKey(atLeast: SequenceKey.encode(0)),
+                        let sequence = SequenceKey.decode(key), sequence < horizon.firstSequence
+                    {
+                        try cursor.deleteCurrent()
+                        deleted += 1
+                    }
+                    return deleted
+                }
+            }
+            removed += UInt64(deleted)
+            if deleted > 0 { progress?(min(removed, total), total) }
+            if deleted < batchSize { return removed }
+        }
+    }
+
+    /// Removes the checkpoints that end before the horizon (no entries continue them), and
+    /// every other one but the horizon's and the newest; returns how many it removed.
+    ///
+    /// The horizon's is the oldest state the store can still show; the newest bounds the
+    /// recovery after a power loss. Those between would only speed up `state --as-of`, at the
+    /// price of a copy of the projections each.
+    private func pruneCheckpoints() throws -> Int {
+        let horizon = try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
+        guard horizon.isCompacted else { return 0 }
+        let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
+        let sequences = checkpoints.sequences()
+        let keep: Set<UInt64> = [horizon.anchorSequence, sequences.first ?? 0]
+        var removed = 0
+        for sequence in sequences where !keep.contains(sequence) {
+            checkpoints.discard(sequence)
+            removed += 1
+        }
+        return removed
+    }
+
+    // MARK: - Archive
+
+    /// Appends the entries of `range` the archive does not hold yet, synced; returns how many.
+    private func appendToArchive(_ archive: URL, _ range: ClosedRange<UInt64>) throws -> UInt64 {
+        let files = FileManager.default
+        if !files.fileExists(atPath: archive.path) {
+            guard files.createFile(atPath: archive.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw JournalError(.storage, "cannot create the archive \(archive.path)")
+            }
+        }
+        let archived: UInt64?
+        do {
+            archived = try JSONLinesFile.lastLine(in: archive).map {
+                try Self.parseExportLine($0, lineNumber: 0).sequence
+            }
+        } catch let error as JournalError where error.code == .malformedExport {
+            throw JournalError(
+                .malformedExport, "the archive \(archive.path) does not end with a journal entry: \(error.message)",
+                cause: error)
+        }
+        let start = max(range.lowerBound, (archived ?? 0) + 1)
+        guard start <= range.upperBound else { return 0 }
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forWritingTo: archive)
+        } catch {
+            throw JournalError(.storage, "cannot open the archive \(archive.path): \(error)", cause: error)
+        }
+        defer { try? handle.close() }
+        var written: UInt64 = 0
+        var buffer: [UInt8] = []
+        try handle.seekToEnd()
+        try read { reader in
+            try reader.forEachEntry(in: start...range.upperBound) { entry in
+                buffer.append(contentsOf: Self.exportLine(for: entry))
+                written += 1
+                if buffer.count >= JSONLinesFile.chunkSizeBytes {
+                    try handle.write(contentsOf: buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+                return true
+            }
+        }
+        try handle.write(contentsOf: buffer)
+        try handle.synchronize()
+        try FileDurability.flushDirectory(archive.deletingLastPathComponent())
+        return written
+    }
+
+    // MARK: - Automatic compaction
+
+    /// Whether the history passed a limit of the store's retention policy by a quarter of it,
+    /// judged cheaply at the end of a write: the entry count, the entries' pages, and the
+    /// first entry's timestamp.
+    func isCompactionDue(lastSequence: UInt64, at lastTimestamp: WallTime, in journalTransaction: Transaction) throws
+        -> Bool
+    {
+        let policy = options.retention
+        guard policy.isLimited, policy.compactsAutomatically else { return false }
+        let horizon = try Self.horizon(meta: meta, in: journalTransaction)
+        guard lastSequence > horizon.firstSequence else { return false }
+        if let count = policy.entryCount, lastSequence - horizon.firstSequence + 1 > count + count / 4 { return true }
+        if let bytes = policy.journalBytes, try journalTransaction.statistics(entries).pageBytes > bytes + bytes / 4 {
+            return true
+        }
+        if let age = policy.age {
+            let first = try journalTransaction.withValue(entries, key: SequenceKey.encode(horizon.firstSequence)) {
+                envelope in
+                try envelope.map { try JournalEntry.timestamp(ofEnvelope: $0, expectedSequence: horizon.firstSequence) }
+            }
+            let limit = Self.milliseconds(age)
+            if let first, lastTimestamp.millisecondsSinceEpoch - first.millisecondsSinceEpoch > limit + limit / 4 {
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,295 @@
+import EventJournal
+import Foundation
+import LMDBStore
+import SyncCore
+import SyncTesting
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `Journal.compact`: the oldest entries go, the projections and every state from the horizon
+/// on stay exactly as they were.
+@Suite struct CompactionTests {
+    private func counts(_ journal: Journal) throws -> [String: UInt64] {
+        try journal.read { try KindCountsProjection.counts(in: $0) }
+    }
+
+    private func appendCrashWriterEntries(_ journal: Journal, through last: UInt64) throws {
+        let first = try journal.lastSequence() + 1
+        guard first <= last else { return }
+        try journal.append((first...last).map { CrashWriterPayload.draft(for: $0) })
+    }
+
+    /// Keeps everything unless told otherwise, so only the tests' own calls compact.
+    private var manualOptions: JournalOptions {
+        var options = JournalOptions()
+        options.retention = .unlimited
+        options.compactionBatchSize = 7
+        return options
+    }
+
+    @Test func compactionNeverChangesAnyProjectionAndEveryStateFromTheHorizonOnStays() throws {
+        let fixture = try JournalFixture("compact-projections")
+        defer { fixture.directory.remove() }
+        let journal = try fixture.open(options: manualOptions)
+        try appendCrashWriterEntries(journal, through: 1_000)
+        let before = try counts(journal)
+        var stateAt900: [String: UInt64] = [:]
+        try journal.withState(asOf: 900) { state, _ in
+            stateAt900 = try KindCountsProjection.counts(in: state)
+        }
+
+        let report = try journal.compact(retention: RetentionPolicy(entryCount: 150))
+        #expect(report.previousHorizon == .start)
+        #expect(report.horizon.firstSequence == 851)
+        #expect(report.removedEntries == 850)
+        #expect(try journal.horizon() == report.horizon)
+        #expect(try counts(journal) == before)
+        #expect(before == CrashWriterPayload.kindCounts(through: 1_000))
+        #expect(try journal.verify().isConsistent)
+        let after900 = try journal.withState(asOf: 900) { state, _ in try KindCountsProjection.counts(in: state) }
+        #expect(after900 == stateAt900)
+        let atAnchor = try journal.withState(asOf: 850) { state, _ in try KindCountsProjection.counts(in: state) }
+        #expect(atAnchor == CrashWriterPayload.kindCounts(through: 850))
+        #expect(try journal.entries(in: 851...1_000).allSatisfy(CrashWriterPayload.matches))
+
+        // Appends, rebuilds and exports go on from the horizon.
+        try appendCrashWriterEntries(journal, through: 1_010)
+        try journal.rebuild()
+        #expect(try counts(journal) == CrashWriterPayload.kindCounts(through: 1_010))
+        var lines = 0
+        #expect(try journal.export { _ in lines += 1 } == 160)
+        #expect(lines == 160)
+    }
+
+    @Test func aSequenceBelowTheHorizonGetsATypedErrorNamingTheHorizon() throws {
+        let fixture = try JournalFixture("compact-below")
+        defer { fixture.directory.remove() }
+        let journal = try fixture.open(options: manualOptions)
+        try appendCrashWriterEntries(journal, through: 300)
+        try journal.compact(retention: RetentionPolicy(entryCount: 100))
+        let expectations: [(String, () throws -> Void)] = [
+            ("entry(at:)", { _ = try journal.entry(at: 5) }),
+            ("entries(in:)", { _ = try journal.entries(in: 150...250) }),
+            ("withState(asOf:)", { try journal.withState(asOf: 199) { _, _ in } }),
+            (
+                "rebuild(upTo:into:)",
+                {
+                    let past = try Environment(directory: fixture.directory.appending("past"))
+                    try journal.rebuild(upTo: 100, into: past)
+                }
+            ),
+        ]
+        for (question, ask) in expectations {
+            do {
+                try ask()
+                Issue.record("\(question) answered below the horizon")
+            } catch let error as JournalError {
+                #expect(error.code == .belowHorizon, "\(question): \(error)")
+                #expect(error.message.contains("horizon, entry 201"), "\(question): \(error.message)")
+            }
+        }
+        // The state right at the anchor is still there; entries from the horizon are readable.
+        let atAnchor = try journal.withState(asOf: 200) { state, _ in try KindCountsProjection.counts(in: state) }
+        #expect(atAnchor == CrashWriterPayload.kindCounts(through: 200))
+        #expect(try journal.entry(at: 201).map(CrashWriterPayload.matches) == true)
+        #expect(try journal.read { try $0.firstSequence } == 201)
+    }
+
+    /// A store of `count` entries compacted to its newest `kept`, on a machine that can restart.
+    private struct CompactedStore {
+        let fixture: JournalFixture
+        let boot = ManualBootIdentity()
+        let options: JournalOptions
+        let journal: Journal
+
+        init(_ label: String, count: UInt64, kept: UInt64, manualOptions: JournalOptions) throws {
+            fixture = try JournalFixture(label)
+            var options = manualOptions
+            options.bootIdentity = boot
+            self.options = options
+            journal = try fixture.open(options: options)
+            try journal.append((1...count).map { CrashWriterPayload.draft(for: $0) })
+            try journal.compact(retention: RetentionPolicy(entryCount: kept))
+        }
+    }
+
+    @Test func aPowerLossAfterCompactionRecoversFromACheckpointAtOrAfterTheHorizon() throws {
+        let store = try CompactedStore("compact-power", count: 400, kept: 50, manualOptions: manualOptions)
+        let (fixture, boot, options, journal) = (store.fixture, store.boot, store.options, store.journal)
+        defer { fixture.directory.remove() }
+        try appendCrashWriterEntries(journal, through: 420)
+        journal.abandon()
+
+        boot.restart()
+        let reopened = try fixture.open(options: options)
+        #expect(reopened.openingReport.projections == .restoredCheckpoint(350))
+        #expect(try counts(reopened) == CrashWriterPayload.kindCounts(through: 420))
+        #expect(try reopened.verify().isConsistent)
+    }
+
+    @Test func aCompactedStoreWithoutAUsableCheckpointIsATypedErrorNotAWrongState() throws {
+        let store = try CompactedStore("compact-no-checkpoint", count: 100, kept: 10, manualOptions: manualOptions)
+        let (fixture, boot, options, journal) = (store.fixture, store.boot, store.options, store.journal)
+        defer { fixture.directory.remove() }
+        try journal.close()
+
+        // A change of projection versions would fold from the first entry, which is gone.
+        let newVersion = #expect(throws: JournalError.self) { try fixture.open(version: 2, options: options) }
+        #expect(newVersion?.code == .belowHorizon)
+        #expect(newVersion?.message.contains("horizon, entry 91") == true)
+
+        // A power loss with every checkpoint gone leaves nothing to fold the journal onto.
+        let reopened = try fixture.open(options: options)
+        try appendCrashWriterEntries(reopened, through: 105)
+        reopened.abandon()
+        try FileManager.default.removeItem(at: fixture.directory.appending("store/checkpoints"))
+        boot.restart()
+        let lost = #expect(throws: JournalError.self) { try fixture.open(options: options) }
+        #expect(lost?.code == .belowHorizon)
+    }
+
+    @Test func theArchiveHoldsEveryRemovedEntryOnceAndImportsIntoAStoreEqualToTheOriginal() throws {
+        let fixture = try JournalFixture("compact-archive")
+        defer { fixture.directory.remove() }
+        let archive = fixture.directory.appending("archive.jsonl")
+        let journal = try fixture.open(options: manualOptions)
+        try appendCrashWriterEntries(journal, through: 250)
+        #expect(
+            try journal.compact(retention: RetentionPolicy(entryCount: 100), archive: archive).archivedEntries == 150)
+        try appendCrashWriterEntries(journal, through: 300)
+        #expect(
+            try journal.compact(retention: RetentionPolicy(entryCount: 100), archive: archive).archivedEntries == 50)
+        // Compacting again with nothing to remove archives nothing more.
+        #expect(try journal.compact(retention: RetentionPolicy(entryCount: 100), archive: archive).archivedEntries == 0)
+
+        let rest = fixture.directory.appending("rest.jsonl")
+        var restBytes: [UInt8] = []
+        try journal.export { restBytes += $0 }
+        try Data(restBytes).write(to: rest)
+        let whole = try fixture.open(options: manualOptions, subdirectory: "whole")
+        #expect(try whole.importEntries(from: archive) == 200)
+        #expect(try whole.importEntries(from: rest) == 100)
+        #expect(try counts(whole) == counts(journal))
+        #expect(try whole.entries(in: 1...300).allSatisfy(CrashWriterPayload.matches))
+    }
+
+    @Test func appendsCompactByThemselvesOnceTheHistoryPassesALimitByAQuarter() throws {
+        let fixture = try JournalFixture("compact-automatic")
+        defer { fixture.directory.remove() }
+        var options = manualOptions
+        options.retention = RetentionPolicy(entryCount: 100)
+        let journal = try fixture.open(options: options)
+        try appendCrashWriterEntries(journal, through: 125)
+        #expect(try journal.horizon() == .start)
+        try appendCrashWriterEntries(journal, through: 126)
+        #expect(try journal.horizon().firstSequence == 27)
+        #expect(try counts(journal) == CrashWriterPayload.kindCounts(through: 126))
+        let statistics = try journal.statistics()
+        #expect(statistics.horizon.firstSequence == 27)
+        #expect(statistics.liveBytes <= statistics.fileBytes)
+        #expect(statistics.checkpointSequences == [26])
+    }
+
+    @Test func theAgeAndByteLimitsKeepTheNewestEntriesWithinThem() throws {
+        let fixture = try JournalFixture("compact-age-bytes")
+        defer { fixture.directory.remove() }
+        let journal = try fixture.open(options: manualOptions)
+        for n in 1...60 {
+            try journal.append(note("minute \(n)", n))
+            fixture.clock.advance(by: .seconds(60))
+        }
+        // The clock stands a minute (and a few ticks) after the last entry: ten minutes and a
+        // second keep the last ten.
+        let byAge = try journal.compact(retention: RetentionPolicy(age: .seconds(601)))
+        #expect(byAge.horizon.firstSequence == 51, "\(byAge)")
+        let entryBytes = try journal.read { reader in
+            try reader.entries(in: 51...60).map { $0.envelope().count }
+        }
+        let lastFour = entryBytes.suffix(4).reduce(0, +)
+        let byBytes = try journal.compact(retention: RetentionPolicy(journalBytes: lastFour))
+        #expect(byBytes.horizon.firstSequence == 57, "\(byBytes)")
+        #expect(try journal.verify().isConsistent)
+    }
+
+    @Test func aProjectionThatNeedsAnEntryKeepsItAndEverythingAfter() throws {
+        let fixture = try JournalFixture("compact-pinned")
+        defer { fixture.directory.remove() }
+        let journal = try Journal(
+            directory: fixture.directory.appending("store"),
+            projections: [KindCountsProjection(), PinningProjection(pinned: 40)], clock: fixture.clock,
+            options: manualOptions, logger: .discarding)
+        try appendCrashWriterEntries(journal, through: 100)
+        let report = try journal.compact(retention: RetentionPolicy(entryCount: 10))
+        #expect(report.horizon.firstSequence == 40)
+        #expect(report.keptBecause.contains("pinning still needs entry 40"))
+    }
+
+    /// Kills a child that appends and compacts itself (archiving what it removes) at seeded
+    /// moments; after every kill the store opens, verifies from its horizon, its kind counts
+    /// are those of every entry ever appended, and the archive continues without a gap or a
+    /// repeat up to the horizon.
+    @Test func compactionInterruptedBySIGKILLAtSeededMomentsLeavesAValidStore() throws {
+        let fixture = try JournalFixture("compact-crash")
+        defer { fixture.directory.remove() }
+        let store = fixture.directory.appending("store")
+        let archive = fixture.directory.appending("archive.jsonl")
+        let writer = try BuiltProduct("journal-crash-writer")
+        var generator = SplitMix64(seed: 20_261_124)
+        var lastSeen: UInt64 = 0
+        var compactedKills = 0
+        let killCount = 16
+        var options = manualOptions
+        options.compactionArchive = archive
+        for round in 0..<killCount {
+            let child = try writer.start([store.path, String(round), archive.path])
+            usleep(UInt32.random(in: 5_000...150_000, using: &generator))
+            kill(child.processIdentifier, SIGKILL)
+            child.waitUntilExit()
+            #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
+
+            let journal = try fixture.open(options: options)
+            let last = try journal.lastSequence()
+            #expect(last >= lastSeen, "round \(round): the journal lost committed entries")
+            lastSeen = last
+            let horizon = try journal.horizon()
+            if horizon.isCompacted { compactedKills += 1 }
+            #expect(
+                try journal.entries(in: horizon.firstSequence...max(horizon.firstSequence, last)).allSatisfy(
+                    CrashWriterPayload.matches))
+            #expect(try counts(journal) == CrashWriterPayload.kindCounts(through: last), "round \(round)")
+            let report = try journal.verify()
+            #expect(report.isConsistent, "round \(round): \(report.divergences)")
+            var expected: UInt64 = 1
+            if FileManager.default.fileExists(atPath: archive.path) {
+                let text = try String(contentsOf: archive, encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    let value = try JSONValue(parsing: Array(line.utf8))
+                    let sequence = UInt64(value["sequence"]?.number?.int64Value ?? -1)
+                    #expect(sequence == expected, "round \(round): archive line for entry \(sequence)")
+                    expected = sequence + 1
+                }
+            }
+            #expect(expected >= horizon.firstSequence, "round \(round): the archive stops before the horizon")
+        }
+        #expect(compactedKills >= killCount / 2, "too few kills landed after the child compacted")
+    }
+}
+
+/// A projection that always needs one entry.
+private struct PinningProjection: Projection {
+    let name = "pinning"
+    let version = 1
+    let databaseNames: [String] = []
+    let pinned: UInt64
+
+    func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {}
+
+    func oldestNeededSequence(in context: ProjectionContext) throws -> UInt64? {
+        pinned
+    }
+}
