@@ -19,6 +19,9 @@ public struct StoreStatistics: Sendable, Hashable {
     public var projectionsHaveUnsyncedWrites: Bool
     /// Where the journal begins (entries before it were compacted away).
     public var horizon: JournalHorizon
+    /// The format the store's journal records (`journal.meta/format-version`): 2 until a
+    /// store written before format 3 is first compacted.
+    public var formatVersion: UInt32
     /// The bytes of the pages the projections' databases use inside their file.
     public var projectionLiveBytes: Int
     /// The bytes of the pages the journal's databases use inside its file.
@@ -40,12 +43,15 @@ extension Journal {
     /// Measures the store's files and reads the state of its projections.
     public func statistics() throws -> StoreStatistics {
         try requireOpen()
-        let (entryBytes, metaBytes, unsynced, horizon) = try Self.guarded("cannot read the journal") {
+        let (entryBytes, metaBytes, unsynced, horizon, format) = try Self.guarded("cannot read the journal") {
             try journalEnvironment.read { transaction in
                 (
                     try transaction.statistics(entries).pageBytes, try transaction.statistics(meta).pageBytes,
                     try transaction.get(meta, key: Self.unsyncedBootKey) != nil,
-                    try Self.horizon(meta: meta, in: transaction)
+                    try Self.horizon(meta: meta, in: transaction),
+                    try transaction.get(meta, key: Self.formatVersionKey).map { bytes in
+                        bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                    } ?? Self.formatVersion
                 )
             }
         }
@@ -66,7 +72,8 @@ extension Journal {
             journalEntryBytes: entryBytes,
             projectionFileBytes: Self.fileBytes(layout.projectionDirectory.appendingPathComponent("data.mdb")),
             checkpointSequences: sequences, checkpointBytes: checkpointBytes, projectionsHaveUnsyncedWrites: unsynced,
-            horizon: horizon, projectionLiveBytes: projectionLiveBytes, journalLiveBytes: entryBytes + metaBytes)
+            horizon: horizon, formatVersion: format, projectionLiveBytes: projectionLiveBytes,
+            journalLiveBytes: entryBytes + metaBytes)
     }
 
     static func fileBytes(_ url: URL) -> Int {

@@ -26,7 +26,7 @@ extension JournalReplay {
                         kinds[kind.rawValue] = .number(JSONNumber(Int64(count)))
                     }
                     return [
-                        "store": .string(store), "formatVersion": .number(JSONNumber(Int64(Journal.formatVersion))),
+                        "store": .string(store), "formatVersion": .number(JSONNumber(Int64(statistics.formatVersion))),
                         "lastSequence": .number(JSONNumber(Int64(last))), "kinds": .object(kinds),
                         "firstTimestamp": first.map { .string($0.timestamp.salesforceFormat) } ?? .null,
                         "lastTimestamp": newest.map { .string($0.timestamp.salesforceFormat) } ?? .null,
@@ -51,7 +51,7 @@ extension JournalReplay {
                 return
             }
             print("store:          \(store)")
-            print("format version: \(Journal.formatVersion)")
+            print("format version: \(summary["formatVersion"]?.number?.text ?? "")")
             print("entries:        \(summary["lastSequence"]?.number?.text ?? "0")")
             let horizon = summary["horizon"]?.number?.text ?? "1"
             print(
