@@ -16,6 +16,7 @@ import Testing
             "seed \(seed): \(outcome.failure ?? ""); shortest failing steps: \(shortest.map(\.description))")
         #expect(outcome.stepsRun == Self.stepsPerSeed)
         #expect(outcome.syncsDone > 0)
+        #expect(outcome.entriesCompacted > 0, "seed \(seed): no compaction step removed anything")
     }
 
     /// Every kind of damage a power loss can do, at moments with local changes pending, pages
@@ -32,10 +33,11 @@ import Testing
         #expect(outcome.stepsRun == steps.count)
     }
 
-    @Test func theSeedsOfTheSuiteIncludeCrashesAndPowerLosses() {
+    @Test func theSeedsOfTheSuiteIncludeCrashesPowerLossesAndCompactions() {
         let steps = Self.seeds.flatMap { SyncSimulation.steps(seed: $0, count: Self.stepsPerSeed) }
         #expect(steps.filter { $0 == .crash }.count >= 40)
         #expect(steps.count { if case .powerLoss = $0 { true } else { false } } >= 40)
+        #expect(steps.count { if case .compact = $0 { true } else { false } } >= 20 * 7)
     }
 
     @Test func aSeedReplaysTheSameSession() async throws {

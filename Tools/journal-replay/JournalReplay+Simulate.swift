@@ -26,7 +26,7 @@ extension JournalReplay {
                 let line =
                     "seed \(seed): \(outcome.stepsRun) steps, \(outcome.syncsDone) syncs DONE, "
                     + "\(outcome.syncsFailed) FAILED or STOPPED, \(outcome.crashes) crashes, "
-                    + "\(outcome.powerLosses) power losses, "
+                    + "\(outcome.powerLosses) power losses, \(outcome.entriesCompacted) entries compacted by steps, "
                     + "\(outcome.unownedRecordsCleaned) unowned records cleaned"
                 guard let failure = outcome.failure else {
                     print(line + ": every invariant held")

@@ -62,6 +62,10 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
     case treeUp
     /// The app cleans the parent/children sync's ghosts.
     case cleanTreeGhosts
+    /// The app compacts its journal to its newest `keep` entries (archiving what it removes).
+    /// Not drawn at random: the step list has one every ``SyncSimulation/compactionEvery``
+    /// steps, so adding it left every seed's random steps as they were.
+    case compact(keep: UInt64)
 
     /// A step drawn from `random`, with the weights of a busy offline-first app.
     static func random(using random: inout SplitMix64) -> SimulationStep {
@@ -132,6 +136,7 @@ public enum SimulationStep: Hashable, Sendable, CustomStringConvertible {
         case .treeDown: "treeDown"
         case .treeUp: "treeUp"
         case .cleanTreeGhosts: "cleanTreeGhosts"
+        case .compact(let keep): "compact(\(keep))"
         }
     }
 }

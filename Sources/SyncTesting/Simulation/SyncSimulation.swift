@@ -38,6 +38,8 @@ public final class SyncSimulation {
         public var syncsDone = 0
         /// See ``syncsDone``.
         public var syncsFailed = 0
+        /// How many entries compaction steps removed.
+        public var entriesCompacted: UInt64 = 0
         /// How many process crashes (the store reopened without being closed) the run went through.
         public var crashes = 0
         /// How many power losses (unsynced projection files damaged, a new boot, the store
@@ -98,11 +100,24 @@ public final class SyncSimulation {
         outcome = Outcome(stepsRun: 0)
     }
 
-    /// The step list of `seed`.
+    /// The step list of `seed`: random steps, with a compaction after every
+    /// ``compactionEvery`` of them.
     public static func steps(seed: UInt64, count: Int) -> [SimulationStep] {
         var random = SplitMix64(seed: seed)
-        return (0..<count).map { _ in SimulationStep.random(using: &random) }
+        var steps: [SimulationStep] = []
+        while steps.count < count {
+            steps.append(SimulationStep.random(using: &random))
+            if steps.count % compactionEvery == compactionEvery - 1, steps.count < count {
+                // Between 5 and 60 entries kept, from the position alone: no random draw.
+                steps.append(.compact(keep: UInt64(5 + steps.count * 7 % 56)))
+            }
+        }
+        return steps
     }
+
+    /// How often the step list compacts the journal explicitly (beside the automatic
+    /// compactions of ``retention``).
+    public static let compactionEvery = 25
 
     /// Runs `steps` against a fresh store and simulator made from `seed`.
     public static func run(seed: UInt64, steps: [SimulationStep]) async throws -> Outcome {
@@ -255,6 +270,9 @@ public final class SyncSimulation {
             try Self.damageUnsyncedProjections(of: directory.appending("store"), how: damage)
             boot.restart()
             try reopen()
+        case .compact(let keep):
+            let report = try store.journal.compact(retention: RetentionPolicy(entryCount: keep))
+            outcome.entriesCompacted += report.removedEntries
         case .treeCreate, .childCreate, .childUpdate, .childDelete, .treeParentUpdate, .treeParentDelete,
             .serverChildCreate, .serverChildUpdate, .serverChildDelete, .treeDown, .treeUp, .cleanTreeGhosts:
             try await performTree(step, manager, store)
