@@ -21,8 +21,9 @@ import SyncCore
 /// (docs/decisions/0322-related-record-targets.md).
 ///
 /// A crash between an intent and its outcome is reconciled as for the other targets: creates
-/// upserted by an external id are sent again (they cannot duplicate), creates without one are
-/// sent again and listed in ``SyncUpSummary/possibleDuplicates``.
+/// upserted by an external id are sent again (they cannot duplicate) — or, deleted locally
+/// since, looked up by that id so the server's copy is deleted (decision 0324) —, creates
+/// without one are sent again and listed in ``SyncUpSummary/possibleDuplicates``.
 public struct ParentChildrenSyncUpRunner: Sendable {
     /// How many times a tree is sent again after the server said a record of it did not exist.
     public static let recreateAttemptCountMax = 1
@@ -67,11 +68,7 @@ public struct ParentChildrenSyncUpRunner: Sendable {
             store: store, syncId: syncId, soupName: parentSoup, idFieldName: target.relationship.parent.idFieldName,
             mergeMode: options.mergeMode, into: &summary
         ) { item, entryId, summary in
-            // No marker field here: a create without an external id may reach the server twice.
-            if item["action"]?.string == "create", item["externalId"] == nil {
-                summary.possibleDuplicates.append(entryId)
-            }
-            return .skipped
+            try await reconciled(item, entryId: entryId, into: &summary)
         }
         var trees = try dirtyTrees()
         let total = trees.count
@@ -96,6 +93,33 @@ public struct ParentChildrenSyncUpRunner: Sendable {
             trees = missing
         }
         return (summary, false)
+    }
+
+    /// The outcome that closes one record (parent or child) of an unanswered request;
+    /// `skipped` leaves it dirty, so this run sends it again.
+    ///
+    /// A create upserted by an external id cannot duplicate when sent again — unless the record
+    /// was deleted locally since: a create deleted locally is dropped without a request, so a
+    /// record the lost upsert did create would stay on the server for good (a child of a
+    /// tree, seed 1009 of the long campaign). The server is then asked for the external id, and
+    /// a record found there is `created` with its id: the record keeps its local delete, and
+    /// this run deletes it on the server (as ``SyncUpRunner`` does for a single soup).
+    /// No marker field here: a create without an external id may reach the server twice.
+    private func reconciled(_ item: JSONValue, entryId: Int64, into summary: inout SyncUpSummary) async throws
+        -> SyncUpOutcome
+    {
+        guard item["action"]?.string == "create" else { return .skipped }
+        guard let externalId = item["externalId"]?.string else {
+            summary.possibleDuplicates.append(entryId)
+            return .skipped
+        }
+        let isChild = item["soup"] != nil
+        guard let record = try store.soups.retrieve(isChild ? childSoup : parentSoup, ids: [entryId]).first,
+            SyncUpAction(record: record) == .delete,
+            let serverId = try await target.serverId(ofExternalId: externalId, isChild: isChild)
+        else { return .skipped }
+        summary.recovered.append(entryId)
+        return .created(serverId: serverId)
     }
 
     // MARK: - Trees

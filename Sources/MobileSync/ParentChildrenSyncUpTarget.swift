@@ -223,13 +223,28 @@ public struct ParentChildrenSyncUpTarget: Sendable {
     ///   no value in it, or no server record has that value.
     /// - Throws: what the query throws when its result is unknown (no answer, 5xx).
     public func serverIdOfParent(withTheExternalIdOf parent: JSONValue) async throws -> String? {
-        let info = relationship.parent
-        guard let (field, value) = SyncUpFields.externalId(of: parent, field: info.externalIdFieldName) else {
+        guard let (_, value) = SyncUpFields.externalId(of: parent, field: relationship.parent.externalIdFieldName)
+        else { return nil }
+        return try await serverId(ofExternalId: value, isChild: false)
+    }
+
+    /// The server id of the parent (or child) record holding `externalId` in the relationship's
+    /// external id field for parents (or children), when the server has one:
+    /// `select <id> from <type> where <externalIdField> = '<value>'`.
+    ///
+    /// - Returns: `nil` when that side of the relationship names no external id field, or no
+    ///   server record has the value.
+    /// - Throws: what the query throws when its result is unknown (no answer, 5xx).
+    public func serverId(ofExternalId externalId: String, isChild: Bool) async throws -> String? {
+        let (parent, children) = (relationship.parent, relationship.children)
+        let (type, idField) =
+            isChild ? (children.sobjectType, children.idFieldName) : (parent.sobjectType, parent.idFieldName)
+        guard let externalIdField = isChild ? children.externalIdFieldName : parent.externalIdFieldName else {
             return nil
         }
         let query =
-            "select \(info.idFieldName) from \(info.sobjectType) where \(field) = \(SOQLQuery.quotedList([value]))"
-        return try await client.query(query).records.first?[info.idFieldName]?.string
+            "select \(idField) from \(type) where \(externalIdField) = \(SOQLQuery.quotedList([externalId]))"
+        return try await client.query(query).records.first?[idField]?.string
     }
 
     /// Whether the local tree may overwrite the server's, per Mobile SDK: a locally created

@@ -25,7 +25,8 @@ public struct SyncUpSummary: Hashable, Sendable {
     /// `_soupEntryId`s of creates that were sent again after a crash lost their answer, with no
     /// external id or marker to check: the server may hold two copies.
     public var possibleDuplicates: [Int64] = []
-    /// `_soupEntryId`s of creates whose lost answer was recovered by their marker field.
+    /// `_soupEntryId`s of creates whose lost answer was recovered: by their marker field, or by
+    /// their external id when they were deleted locally since.
     public var recovered: [Int64] = []
 
     /// Creates an empty summary.

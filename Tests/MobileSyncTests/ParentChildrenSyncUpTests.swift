@@ -14,6 +14,18 @@ import Testing
 
     static let overwrite = SyncOptions(mergeMode: .overwrite)
 
+    /// Gives Account 0 the external id `ACC-0` on the server, then syncs the trees down (sync
+    /// `down`) with external ids.
+    static func syncDownAccount0WithExternalId(_ harness: Harness) async throws {
+        try harness.simulator.write(type: "Account", id: Harness.accountId(0), fields: ["ExternalId__c": "ACC-0"])
+        let down = try SyncDownTargetDescriptor(
+            .parentChildren(
+                Harness.relationship(.masterDetail, externalIds: true),
+                parentFieldlist: ["Id", "Name", "ExternalId__c", "LastModifiedDate"],
+                childrenFieldlist: ["Id", "LastName", "AccountId", "LastModifiedDate"], parentSoqlFilter: ""))
+        _ = try await harness.manager.syncDown(target: down, soupName: Harness.accounts, name: "down")
+    }
+
     @Test func aNewParentAndItsChildrenGoInOneRequestAndTheChildrenPointAtItsServerId() async throws {
         try await Harness.with(accounts: 0) { harness in
             let tree = try harness.createTreeLocally("Offline", children: 2)
@@ -146,13 +158,7 @@ import Testing
     /// has its external id instead of writing its stale fields over it (decision 0323).
     @Test func aCleanParentTheServerLostAdoptsTheRecordNowHoldingItsExternalId() async throws {
         try await Harness.with(accounts: 1, contactsPerAccount: 0, masterDetail: true) { harness in
-            try harness.simulator.write(type: "Account", id: Harness.accountId(0), fields: ["ExternalId__c": "ACC-0"])
-            let down = try SyncDownTargetDescriptor(
-                .parentChildren(
-                    Harness.relationship(.masterDetail, externalIds: true),
-                    parentFieldlist: ["Id", "Name", "ExternalId__c", "LastModifiedDate"],
-                    childrenFieldlist: ["Id", "LastName", "AccountId", "LastModifiedDate"], parentSoqlFilter: ""))
-            _ = try await harness.manager.syncDown(target: down, soupName: Harness.accounts, name: "down")
+            try await Self.syncDownAccount0WithExternalId(harness)
             // Another client replaces the Account: same external id, a new id and a newer name.
             try harness.simulator.delete(type: "Account", id: Harness.accountId(0))
             try harness.simulator.write(type: "Account", fields: ["Name": "Theirs", "ExternalId__c": "ACC-0"])
@@ -178,6 +184,70 @@ import Testing
             let uploaded = try #require(try harness.store.soups.retrieve(Harness.contacts, ids: [childEntryId]).first)
             #expect(uploaded["AccountId"] == account["Id"])
             #expect(uploaded["__local__"] == false)
+        }
+    }
+
+    /// Two local copies of one external id (the server deleted the first record, another client
+    /// created it again, a sync down fetched that one), both changed and both lost by the
+    /// server: each is created again by an upsert on that id, so the server holds one record
+    /// with the change sent last, and the soup keeps one copy (decisions 0324 and 0353).
+    @Test func twoChangedCopiesOfOneExternalIdTheServerLostAreCreatedAgainAsOneRecord() async throws {
+        try await Harness.with(accounts: 1, contactsPerAccount: 0, masterDetail: true) { harness in
+            try await Self.syncDownAccount0WithExternalId(harness)
+            let first = try harness.entryId(Harness.accounts, Harness.accountId(0))
+            try harness.store.soups.updateLocally(Harness.accounts, entryId: first, changes: ["Name": "Older"])
+            try harness.simulator.delete(type: "Account", id: Harness.accountId(0))
+            let secondId = try harness.simulator.write(
+                type: "Account", fields: ["Name": "Again", "ExternalId__c": "ACC-0"])
+            _ = try await harness.manager.reSync(name: "down")
+            let second = try harness.entryId(Harness.accounts, secondId)
+            try harness.store.soups.updateLocally(Harness.accounts, entryId: second, changes: ["Name": "Newer"])
+            try harness.simulator.delete(type: "Account", id: secondId)
+            let final = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail, externalIds: true), options: Self.overwrite,
+                soupName: Harness.accounts)
+            #expect(final.status == .done)
+            let account = try #require(harness.simulator.liveRecords(type: "Account").first)
+            #expect(harness.simulator.liveRecords(type: "Account").count == 1)
+            #expect(account["Name"] == "Newer")
+            let copies = try harness.records(Harness.accounts)
+            #expect(copies.map { $0["_soupEntryId"]?.number?.int64Value } == [second])
+            #expect(copies.first?["Id"] == account["Id"])
+            #expect(copies.first?["__local__"] == false)
+        }
+    }
+
+    /// A child whose create reached the server but whose answer was lost, then deleted locally:
+    /// the next run finds the server's copy by its external id and deletes it, where dropping
+    /// the local child alone would leave the server's for good (seed 1009 of the long campaign).
+    @Test func aChildWhoseCreateAnswerWasLostThenDeletedLocallyIsDeletedOnTheServer() async throws {
+        try await Harness.with(accounts: 0, masterDetail: true) { harness in
+            let parent = try harness.store.soups.createLocally(
+                Harness.accounts, ["attributes": ["type": "Account"], "Name": "Offline", "ExternalId__c": "ACC-1"])
+            let child = try harness.store.soups.createLocally(
+                Harness.contacts,
+                [
+                    "attributes": ["type": "Contact"], "LastName": "Leaf", "ExternalId__c": "CON-1",
+                    "AccountId": parent["Id"] ?? .null,
+                ])
+            let childEntryId = try #require(child["_soupEntryId"]?.number?.int64Value)
+            harness.simulator.setFaultPlan(
+                FaultPlan(rules: [FaultRule(method: "POST", path: "/services/data/v66.0/composite", drop: .afterCommit)]
+                ))
+            let first = try await harness.manager.syncUp(
+                target: Harness.parentChildrenUpTarget(.masterDetail, externalIds: true), options: Self.overwrite,
+                soupName: Harness.accounts, name: "up")
+            #expect(first.status == .failed)
+            #expect(harness.simulator.liveRecords(type: "Contact").count == 1, "the create reached the server")
+            harness.simulator.setFaultPlan(.none)
+            _ = try harness.store.soups.deleteLocally(Harness.contacts, entryId: childEntryId)
+            let second = try await harness.manager.reSync(name: "up")
+            #expect(second.status == .done)
+            #expect(second.syncUpSummary?.recovered == [childEntryId])
+            #expect(harness.simulator.liveRecords(type: "Contact").isEmpty)
+            let account = try #require(harness.simulator.liveRecords(type: "Account").first)
+            #expect(try harness.records(Harness.accounts).map { $0["Id"] } == [account["Id"]])
+            #expect(try harness.records(Harness.contacts).isEmpty)
         }
     }
 

@@ -13,6 +13,15 @@ struct TreeState {
     var pendingParents: [Int64: String] = [:]
     /// Children changed locally: `_soupEntryId` → LastName.
     var pendingChildren: [Int64: String] = [:]
+    /// The order of every change the app made (values are unique): which of two changes to one
+    /// server record is newer.
+    private(set) var changeOrder: [String: Int] = [:]
+
+    /// Notes the app's change of a record of `pending` (parents or children) to `value`.
+    mutating func change(_ pending: WritableKeyPath<TreeState, [Int64: String]>, _ entryId: Int64, to value: String) {
+        self[keyPath: pending][entryId] = value
+        changeOrder[value] = changeOrder.count
+    }
 }
 
 // Accounts with their Contacts in a second pair of soups, synced by a parent/children sync down
@@ -66,7 +75,7 @@ extension SyncSimulation {
                     "attributes": ["type": "Account"], "Name": .string(name),
                     "ExternalId__c": .string("TREE-\(createdCount)"),
                 ])
-            trees.pendingParents[try Self.entryId(parent)] = name
+            trees.change(\.pendingParents, try Self.entryId(parent), to: name)
             try createChild(under: parent, store)
         case .childCreate(let pick):
             guard let parent = try self.pick(Self.treeParents, pick, where: { !Self.flag($0, "__locally_deleted__") })
@@ -79,7 +88,7 @@ extension SyncSimulation {
             let name = "Leaf edit \(clock.now().millisecondsSinceEpoch)"
             _ = try store.soups.updateLocally(
                 Self.treeChildren, entryId: Self.entryId(child), changes: ["LastName": .string(name)])
-            trees.pendingChildren[try Self.entryId(child)] = name
+            trees.change(\.pendingChildren, try Self.entryId(child), to: name)
         case .childDelete(let pick):
             guard let child = try pickLiveChild(pick, store) else { return }
             _ = try store.soups.deleteLocally(Self.treeChildren, entryId: Self.entryId(child))
@@ -108,7 +117,7 @@ extension SyncSimulation {
                 "attributes": ["type": "Contact"], "LastName": .string(name),
                 "ExternalId__c": .string("LEAF-\(createdCount)"), "AccountId": parent["Id"] ?? .null,
             ])
-        trees.pendingChildren[try Self.entryId(child)] = name
+        trees.change(\.pendingChildren, try Self.entryId(child), to: name)
     }
 
     private func changeParent(_ pick: UInt64, deleting: Bool, _ store: SyncStore) throws {
@@ -118,7 +127,7 @@ extension SyncSimulation {
         guard deleting else {
             let name = "Tree edit \(clock.now().millisecondsSinceEpoch)"
             _ = try store.soups.updateLocally(Self.treeParents, entryId: entryId, changes: ["Name": .string(name)])
-            trees.pendingParents[entryId] = name
+            trees.change(\.pendingParents, entryId, to: name)
             return
         }
         _ = try store.soups.deleteLocally(Self.treeParents, entryId: entryId)
@@ -170,30 +179,65 @@ extension SyncSimulation {
     private func treeUp(_ manager: SyncManager, _ store: SyncStore) async throws {
         let parents = trees.pendingParents
         let children = trees.pendingChildren
-        let idsBefore = try serverIds(Self.treeParents, of: parents.keys)
+        let parentExternalIds = try externalIds(Self.treeParents, of: Array(parents.keys))
+        let childExternalIds = try externalIds(Self.treeChildren, of: Array(children.keys))
         count(try await manager.reSync(name: "treeUp"))
-        try forgetAbsorbed(parents, idsBefore, soup: Self.treeParents, type: "Account", field: "Name")
-        // A record the upload cleaned must hold the app's value on the server now, a child
-        // under its parent's server id.
-        for (entryId, name) in parents {
-            guard let record = try cleaned(Self.treeParents, entryId) else { continue }
-            let server = simulator.liveRecords(type: "Account").first { $0["Id"] == record["Id"] }
-            guard server?["Name"]?.string == name else {
-                throw InvariantFailure(
-                    "parent \(entryId) was cleaned but the server has \(server?["Name"] ?? .null), not \(name)")
-            }
+        for entryId in try settled(parents, parentExternalIds, soup: Self.treeParents, type: "Account", field: "Name") {
             trees.pendingParents[entryId] = nil
         }
-        for (entryId, name) in children {
-            guard let record = try cleaned(Self.treeChildren, entryId) else { continue }
-            let server = simulator.liveRecords(type: "Contact").first { $0["Id"] == record["Id"] }
-            guard server?["LastName"]?.string == name, server?["AccountId"] == record["AccountId"] else {
-                throw InvariantFailure(
-                    "child \(entryId) was cleaned as \(record.serializedString) but the server has "
-                        + "\(server.map { JSONValue.object($0).serializedString } ?? "nothing")")
-            }
+        let settledChildren = try settled(
+            children, childExternalIds, soup: Self.treeChildren, type: "Contact", field: "LastName")
+        for entryId in settledChildren {
             trees.pendingChildren[entryId] = nil
         }
+    }
+
+    /// The pending records of `soup` the upload settled, each checked: a record the upload
+    /// cleaned must hold the app's value on the server now (a child under its parent's server
+    /// id); a record it removed must have gone as a clean copy of a server record another local
+    /// record now holds (decisions 0323 and 0353).
+    ///
+    /// Records holding one external id are one server record to an upsert by that id
+    /// (mobilesync-behavior.md §2.10, §2.11). Two local copies of it can both be changed: the
+    /// server deleted the one, the main soup created it again under a new id, and a sync down
+    /// fetched that one. Both are sent, the server keeps the change sent last, and its `created`
+    /// outcome removes the other, by then clean, copy. The app's newer change must be what the
+    /// server keeps: an older change is settled by a newer one, never the reverse (decision 0324).
+    private func settled(
+        _ pending: [Int64: String], _ externalIds: [Int64: String], soup: String, type: String, field: String
+    ) throws -> [Int64] {
+        let server = simulator.liveRecords(type: type)
+        let local = try all(soup)
+        // Whether `held` is `value` or a newer change of the same server record.
+        func supersedes(_ held: String?, _ entryId: Int64, _ value: String) -> Bool {
+            if held == value { return true }
+            guard let held, let externalId = externalIds[entryId],
+                pending.contains(where: { externalIds[$0.key] == externalId && $0.value == held })
+            else { return false }
+            return (trees.changeOrder[held] ?? -1) > (trees.changeOrder[value] ?? -1)
+        }
+        var settled: [Int64] = []
+        for (entryId, value) in pending {
+            guard let record = try local.first(where: { try Self.entryId($0) == entryId }) else {
+                let heldElsewhere = local.contains { other in
+                    !Self.isDirty(other) && other["ExternalId__c"]?.string == externalIds[entryId]
+                        && server.contains { $0["Id"] == other["Id"] && supersedes($0[field]?.string, entryId, value) }
+                }
+                if externalIds[entryId] != nil, heldElsewhere { settled.append(entryId) }
+                continue
+            }
+            guard !Self.isDirty(record) else { continue }
+            let copy = server.first { $0["Id"] == record["Id"] }
+            guard supersedes(copy?[field]?.string, entryId, value),
+                soup == Self.treeParents || copy?["AccountId"] == record["AccountId"]
+            else {
+                throw InvariantFailure(
+                    "\(soup) record \(entryId) was cleaned as \(record.serializedString) but the server has "
+                        + "\(copy.map { JSONValue.object($0).serializedString } ?? "nothing"), not \(value)")
+            }
+            settled.append(entryId)
+        }
+        return settled
     }
 
     /// Cleans the parent/children sync's ghosts; a removed record must have been clean and this
@@ -313,36 +357,12 @@ extension SyncSimulation {
         return records[Int(pick % UInt64(records.count))]
     }
 
-    /// The server ids that the records `entryIds` of `soup` hold now (local ids left out).
-    private func serverIds(_ soup: String, of entryIds: Dictionary<Int64, String>.Keys) throws -> [Int64: JSONValue] {
-        var ids: [Int64: JSONValue] = [:]
-        for record in try store?.soups.retrieve(soup, ids: Array(entryIds)) ?? [] {
-            if let id = record["Id"], let text = id.string, !text.hasPrefix("local_") {
-                ids[try Self.entryId(record)] = id
-            }
+    /// The external ids that the records `entryIds` of `soup` hold now.
+    private func externalIds(_ soup: String, of entryIds: [Int64]) throws -> [Int64: String] {
+        var ids: [Int64: String] = [:]
+        for record in try store?.soups.retrieve(soup, ids: entryIds) ?? [] {
+            ids[try Self.entryId(record)] = record["ExternalId__c"]?.string
         }
         return ids
-    }
-
-    /// A pending record the upload removed as a clean copy of the same server record as another
-    /// local one (a parent that adopted that record: decisions 0323 and 0353) is done when the
-    /// server holds its value and a local record now holds its server id.
-    private func forgetAbsorbed(
-        _ pending: [Int64: String], _ idsBefore: [Int64: JSONValue], soup: String, type: String, field: String
-    ) throws {
-        for (entryId, value) in pending {
-            guard let id = idsBefore[entryId], try store?.soups.retrieve(soup, ids: [entryId]).isEmpty == true,
-                simulator.liveRecords(type: type).contains(where: { $0["Id"] == id && $0[field]?.string == value }),
-                try all(soup).contains(where: { $0["Id"] == id })
-            else { continue }
-            trees.pendingParents[entryId] = nil
-        }
-    }
-
-    private func cleaned(_ soup: String, _ entryId: Int64) throws -> JSONValue? {
-        guard let record = try store?.soups.retrieve(soup, ids: [entryId]).first, !Self.isDirty(record) else {
-            return nil
-        }
-        return record
     }
 }
