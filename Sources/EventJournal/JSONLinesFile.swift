@@ -33,9 +33,19 @@ enum JSONLinesFile {
         if !pending.isEmpty { try body(lineNumber + 1, pending) }
     }
 
-    /// The file's last non-empty line (without its newline), read from the end in chunks, or
-    /// `nil` for an empty file.
-    static func lastLine(in file: URL) throws -> [UInt8]? {
+    /// The end of a file of lines that an appender may have been killed in the middle of.
+    struct CompleteTail {
+        /// The last line ended by a newline (without it), or `nil` when there is none.
+        var lastLine: [UInt8]?
+        /// The offset just past that newline: where the whole lines end. Bytes after it are a
+        /// line whose writer was killed before it finished.
+        var completeBytes: UInt64
+        /// The file's size.
+        var fileBytes: UInt64
+    }
+
+    /// Reads the file from its end, in chunks, back to its last two newlines.
+    static func completeTail(of file: URL) throws -> CompleteTail {
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: file)
@@ -43,17 +53,27 @@ enum JSONLinesFile {
             throw JournalError(.storage, "cannot open \(file.path): \(error.localizedDescription)", cause: error)
         }
         defer { try? handle.close() }
-        var end = try handle.seekToEnd()
+        let size = try handle.seekToEnd()
+        var start = size
         var tail: [UInt8] = []
-        while end > 0 {
-            let start = end > UInt64(chunkSizeBytes) ? end - UInt64(chunkSizeBytes) : 0
-            try handle.seek(toOffset: start)
-            let chunk = try handle.read(upToCount: Int(end - start)) ?? Data()
+        var lastNewline: Int?
+        while start > 0 {
+            let chunkStart = start > UInt64(chunkSizeBytes) ? start - UInt64(chunkSizeBytes) : 0
+            try handle.seek(toOffset: chunkStart)
+            let chunk = try handle.read(upToCount: Int(start - chunkStart)) ?? Data()
             tail.insert(contentsOf: chunk, at: 0)
-            end = start
-            while tail.last == 0x0A { tail.removeLast() }
-            if let newline = tail.lastIndex(of: 0x0A) { return Array(tail[(newline + 1)...]) }
+            lastNewline = lastNewline.map { $0 + chunk.count }
+            start = chunkStart
+            if lastNewline == nil { lastNewline = tail.lastIndex(of: 0x0A) }
+            guard let lastNewline else { continue }
+            if let previous = tail[..<lastNewline].lastIndex(of: 0x0A) {
+                return CompleteTail(
+                    lastLine: Array(tail[(previous + 1)..<lastNewline]),
+                    completeBytes: start + UInt64(lastNewline + 1), fileBytes: size)
+            }
         }
-        return tail.isEmpty ? nil : tail
+        guard let lastNewline else { return CompleteTail(lastLine: nil, completeBytes: 0, fileBytes: size) }
+        return CompleteTail(
+            lastLine: Array(tail[..<lastNewline]), completeBytes: UInt64(lastNewline + 1), fileBytes: size)
     }
 }

@@ -332,11 +332,12 @@ extension Journal {
                 throw JournalError(.storage, "cannot create the archive \(archive.path)")
             }
         }
+        // A compaction killed while it appended leaves a line without its newline: cut it off,
+        // the entries it held are appended again below.
+        let tail = try JSONLinesFile.completeTail(of: archive)
         let archived: UInt64?
         do {
-            archived = try JSONLinesFile.lastLine(in: archive).map {
-                try Self.parseExportLine($0, lineNumber: 0).sequence
-            }
+            archived = try tail.lastLine.map { try Self.parseExportLine($0, lineNumber: 0).sequence }
         } catch let error as JournalError where error.code == .malformedExport {
             throw JournalError(
                 .malformedExport, "the archive \(archive.path) does not end with a journal entry: \(error.message)",
@@ -353,6 +354,10 @@ extension Journal {
         defer { try? handle.close() }
         var written: UInt64 = 0
         var buffer: [UInt8] = []
+        if tail.completeBytes < tail.fileBytes {
+            try handle.truncate(atOffset: tail.completeBytes)
+            try handle.synchronize()
+        }
         try handle.seekToEnd()
         try read { reader in
             try reader.forEachEntry(in: start...range.upperBound) { entry in

@@ -178,6 +178,30 @@ import Testing
         #expect(try whole.entries(in: 1...300).allSatisfy(CrashWriterPayload.matches))
     }
 
+    @Test func aLineTornByAKillAtTheArchivesEndIsCutOffAndWrittenAgain() throws {
+        let fixture = try JournalFixture("compact-torn-archive")
+        defer { fixture.directory.remove() }
+        let archive = fixture.directory.appending("archive.jsonl")
+        let journal = try fixture.open(options: manualOptions)
+        try appendCrashWriterEntries(journal, through: 100)
+        try journal.compact(retention: RetentionPolicy(entryCount: 80), archive: archive)
+        // What a kill in the middle of the next append leaves: half a line.
+        let next = try #require(try journal.entry(at: 21))
+        let handle = try FileHandle(forWritingTo: archive)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Journal.exportLine(for: next).prefix(40))
+        try handle.close()
+
+        let report = try journal.compact(retention: RetentionPolicy(entryCount: 50), archive: archive)
+        #expect(report.archivedEntries == 30)
+        let text = try String(contentsOf: archive, encoding: .utf8)
+        #expect(text.hasSuffix("\n"))
+        let sequences = try text.split(separator: "\n").map { line in
+            try JSONValue(parsing: Array(line.utf8))["sequence"]?.number?.int64Value ?? -1
+        }
+        #expect(sequences == Array(1...50))
+    }
+
     @Test func appendsCompactByThemselvesOnceTheHistoryPassesALimitByAQuarter() throws {
         let fixture = try JournalFixture("compact-automatic")
         defer { fixture.directory.remove() }
@@ -267,7 +291,11 @@ import Testing
             var expected: UInt64 = 1
             if FileManager.default.fileExists(atPath: archive.path) {
                 let text = try String(contentsOf: archive, encoding: .utf8)
-                for line in text.split(separator: "\n") {
+                // A kill while the child appended may leave a last line without its newline;
+                // the next compaction cuts it off and writes it again.
+                var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                lines.removeLast()
+                for line in lines {
                     let value = try JSONValue(parsing: Array(line.utf8))
                     let sequence = UInt64(value["sequence"]?.number?.int64Value ?? -1)
                     #expect(sequence == expected, "round \(round): archive line for entry \(sequence)")
