@@ -60,9 +60,12 @@ import Testing
         let simulator = try SimulatorProcess(["--seed", "5"])
         defer { simulator.stop() }
         try store.soups.registerSoup("accounts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
-        let observed = Task {
+        var observation = store.observeSyncState(named: "accountsDown").makeAsyncIterator()
+        #expect(try await observation.next() == .some(nil), "no such sync when observing began")
+        let observed = Task { [observation] in
+            var observation = observation
             var states: [SyncState?] = []
-            for try await state in store.observeSyncState(named: "accountsDown") {
+            while let state = try await observation.next() {
                 states.append(state)
                 if state?.status == .done { break }
             }
@@ -73,7 +76,7 @@ import Testing
             ["sync-down", "--soup", "accounts", "--target", target, "--name", "accountsDown"],
             connection: simulator.connectionArguments)
         let states = try await observed.value
-        #expect(states.first == .some(nil), "no such sync when observing began")
+        #expect(states.first??.name == "accountsDown")
         #expect(states.last == (try store.syncState(named: "accountsDown")))
         #expect(states.last??.progress == 100)
         #expect(zip(states, states.dropFirst()).allSatisfy { $0 != $1 }, "every state differs from the one before")
