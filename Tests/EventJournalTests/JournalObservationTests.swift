@@ -1,5 +1,6 @@
 import EventJournal
 import Foundation
+import LMDBStore
 import SyncCore
 import SyncTesting
 import Synchronization
@@ -20,10 +21,13 @@ import Testing
         journal.observeValue(reevaluatingFor: { $0.kind == "note.added" }, read: { try $0.count(of: "note.added") })
     }
 
+    /// Unsynced commits: durability is not what these tests check, and synced writers would hold
+    /// the cooperative pool's few threads on `fsync`.
     static func options(clock: any Clock<Duration> = ContinuousClock(), pollInterval: Duration? = .milliseconds(5))
         -> JournalOptions
     {
         var options = JournalOptions()
+        options.environment.flushesOnCommit = false
         options.observation = ObservationOptions(clock: clock, pollInterval: pollInterval)
         return options
     }

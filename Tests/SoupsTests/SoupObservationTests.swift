@@ -14,8 +14,10 @@ import Testing
         (records ?? []).compactMap { $0["Name"]?.string }
     }
 
+    /// Unsynced commits: durability is not what these tests check, and synced writers would hold
+    /// the cooperative pool's few threads on `fsync`.
     func fixture(_ label: String) throws -> SoupFixture {
-        let fixture = try SoupFixture(label)
+        let fixture = try SoupFixture(label, flushesOnCommit: false)
         try fixture.store.registerSoup("accounts", indexSpecs: specs)
         try fixture.store.registerSoup("contacts", indexSpecs: specs)
         return fixture
