@@ -13,7 +13,9 @@ extension Journal {
     /// Every entry is yielded exactly once and in order, with no gap, whichever process
     /// appended it. An entry is yielded once the projections have folded it, as reads see it.
     /// - Parameter sequence: yield the entries after this one; `nil` (the default) starts after
-    ///   the journal's last entry now, so only entries committed from now on are yielded.
+    ///   the journal's last entry now, so only entries committed from now on are yielded. A
+    ///   sequence before the journal's horizon makes the first `next()` throw
+    ///   ``JournalError/Code/belowHorizon``: compaction removed those entries.
     /// - Throws: ``JournalError/Code/closed`` when the journal is closed, or storage trouble
     ///   reading its last sequence.
     public func observeEntries(after sequence: UInt64? = nil) throws(JournalError) -> JournalEntryObservation {

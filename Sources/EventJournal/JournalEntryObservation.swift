@@ -49,7 +49,9 @@ public struct JournalEntryObservation: AsyncSequence, Sendable {
         ///
         /// - Returns: `nil` once the task is cancelled or the journal is closed.
         /// - Throws: ``JournalError`` when an entry cannot be read (a corrupt entry, a gap,
-        ///   storage trouble); the observation then ends.
+        ///   storage trouble), or ``JournalError/Code/belowHorizon`` when compaction removed
+        ///   entries before they were yielded (an observer that fell behind a compaction, or a
+        ///   start before the ``JournalReader/horizon``); the observation then ends.
         public mutating func next() async throws(JournalError) -> JournalEntry? {
             guard !isFinished else { return nil }
             while pending.isEmpty {

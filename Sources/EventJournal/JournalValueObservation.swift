@@ -96,10 +96,14 @@ public struct JournalValueObservation<Value: Equatable & Sendable>: AsyncSequenc
             return try observation.journal.read { reader in
                 let through = try reader.lastSequence
                 guard through > seen else { return nil }
-                var isRelevant = false
-                try reader.forEachEntry(in: (seen + 1)...through) { entry in
-                    isRelevant = observation.isRelevant(entry)
-                    return !isRelevant
+                // Entries compaction removed since the last read cannot be looked at: read the
+                // value again rather than guess.
+                var isRelevant = try reader.firstSequence > seen + 1
+                if !isRelevant {
+                    try reader.forEachEntry(in: (seen + 1)...through) { entry in
+                        isRelevant = observation.isRelevant(entry)
+                        return !isRelevant
+                    }
                 }
                 guard isRelevant else { return (through, nil) }
                 observation.journal.observers.countEvaluation()

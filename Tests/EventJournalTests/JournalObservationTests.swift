@@ -182,6 +182,39 @@ import Testing
         #expect(throws: JournalError.self) { try journal.observeEntries() }
     }
 
+    /// Compaction removes entries an observer has not looked at yet: a value observation reads
+    /// its value again rather than guess (here its relevance test would never say yes), and an
+    /// entries observation ends with the typed horizon error instead of skipping them.
+    @Test func anObserverACompactionLeftBehindReadsItsValueAgainOrGetsTheHorizonError() async throws {
+        let fixture = try JournalFixture("observe-compaction")
+        defer { fixture.directory.remove() }
+        var options = Self.options(pollInterval: nil)
+        options.retention = .unlimited
+        let journal = try fixture.open(options: options)
+        var values = journal.observeValue(reevaluatingFor: { _ in false }, read: { try $0.count(of: "other") })
+            .makeAsyncIterator()
+        var entries = try journal.observeEntries(after: 0).makeAsyncIterator()
+        #expect(try await values.next() == 0)
+
+        try journal.append((1...300).map { JournalEntry.Draft(kind: "other", header: ["n": .integer(Int64($0))]) })
+        try journal.compact(retention: RetentionPolicy(entryCount: 100))
+        #expect(try journal.horizon().firstSequence == 201)
+        #expect(try await values.next() == 300)
+        await #expect(throws: JournalError.self) { _ = try await entries.next() }
+        #expect(try await entries.next() == nil, "the observation ended")
+        try journal.append(JournalEntry.Draft(kind: "other"))
+        let next = Task { [values] in
+            var values = values
+            return try await values.next()
+        }
+        try await waitUntil("the irrelevant entry is looked at") {
+            journal.observerStatistics.waitingObserverCount == 1
+                && journal.observerStatistics.evaluationCount == 1
+        }
+        next.cancel()
+        #expect(try await next.value == nil, "entries after the horizon are judged by the test again")
+    }
+
     /// The watcher waits on the injected clock for the configured interval, and its check finds
     /// what another process committed meanwhile.
     @Test func theWatcherWaitsOnTheInjectedClockThenSeesAnotherProcesssEntries() async throws {
