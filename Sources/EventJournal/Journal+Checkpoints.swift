@@ -97,6 +97,7 @@ extension Journal {
             return !state.isClosed
         }
         guard wasOpen else { return }
+        observers.close()
         try flushProjections()
     }
 

@@ -23,6 +23,7 @@ extension Journal {
         } catch {
             throw Self.wrap(error, "cannot append to the journal")
         }
+        observers.committed(self)
         if outcome.checkpointDue { checkpointQuietly() }
         if outcome.compactionDue { compactQuietly() }
         return outcome.value

@@ -52,6 +52,8 @@ public final class Journal: Sendable {
     /// applied twice or missed while the projections are being refolded.
     let appendGate = ReadWriteLock()
     let lifecycle: Mutex<Lifecycle>
+    /// Who observes this journal; woken after each commit (decision 0004).
+    let observers = JournalObservers()
 
     static let entriesDatabaseName = "journal.entries"
     static let metaDatabaseName = "journal.meta"

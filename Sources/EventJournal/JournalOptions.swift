@@ -36,6 +36,9 @@ public struct JournalOptions: Sendable {
     /// journal's tail), so tools can show progress.
     public var openingProgress: (@Sendable (OpeningProgress) -> Void)?
 
+    /// How observers notice commits made by other processes.
+    public var observation = ObservationOptions()
+
     /// Creates the default options.
     public init(environment: EnvironmentOptions = EnvironmentOptions()) {
         self.environment = environment

@@ -15,14 +15,17 @@ extension SoupStore {
     ///   matches) for other filters, keeping only `offset + pageSize` sort keys in memory.
     ///   Only orderings on paths without an index read the records, one at a time.
     public func query(_ spec: QuerySpec, pageIndex: Int = 0) throws -> [JSONValue] {
-        try read { state in
-            let catalog = try state.requireSoup(spec.soupName)
-            let ids = try QueryEngine(state: state, soup: catalog).pageIds(spec, pageIndex: pageIndex)
-            return try ids.compactMap { entryId -> JSONValue? in
-                guard let record = try state.record(catalog.soupId, entryId) else { return nil }
-                guard let paths = spec.selectPaths else { return record }
-                return .array(paths.map { SoupPath.project(record, $0, keepsNull: true) ?? .null })
-            }
+        try read { state in try Self.page(spec, pageIndex: pageIndex, in: state) }
+    }
+
+    /// One page of the query's results in `state`: ``query(_:pageIndex:)`` and its observation.
+    static func page(_ spec: QuerySpec, pageIndex: Int, in state: SoupState) throws -> [JSONValue] {
+        let catalog = try state.requireSoup(spec.soupName)
+        let ids = try QueryEngine(state: state, soup: catalog).pageIds(spec, pageIndex: pageIndex)
+        return try ids.compactMap { entryId -> JSONValue? in
+            guard let record = try state.record(catalog.soupId, entryId) else { return nil }
+            guard let paths = spec.selectPaths else { return record }
+            return .array(paths.map { SoupPath.project(record, $0, keepsNull: true) ?? .null })
         }
     }
 

@@ -11,6 +11,11 @@ public final class ImmediateClock: Clock, Sendable {
         /// Time elapsed since the clock was created.
         public var offset: Duration
 
+        /// The point `offset` after the clock's start.
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
         public func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }

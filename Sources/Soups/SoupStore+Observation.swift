@@ -1,0 +1,73 @@
+import EventJournal
+public import SyncCore
+
+// Observing soups (decision 0004): values read from the soup projection again only after an
+// entry that touches their soup, and yielded only when they changed.
+extension SoupStore {
+    /// One page of a query's results: now, then after every commit that changes it.
+    ///
+    /// ```swift
+    /// for try await accounts in store.observeQuery(.all("accounts", orderPath: "Name")) {
+    ///     show(accounts)
+    /// }
+    /// ```
+    ///
+    /// The query runs again only after a commit of an entry of its soup (writes to other soups
+    /// never re-run it) and the page is yielded only when it differs from the last one yielded.
+    /// - Parameters:
+    ///   - spec: the query, as for ``query(_:pageIndex:)``.
+    ///   - pageIndex: the 0-based page.
+    /// - Returns: an observation; nothing is read until it is iterated. Its iterator throws
+    ///   what ``query(_:pageIndex:)`` throws, ``SoupError/Code/unknownSoup`` included.
+    public func observeQuery(_ spec: QuerySpec, pageIndex: Int = 0) -> SoupObservation<[JSONValue]> {
+        observe(spec.soupName) { state in try Self.page(spec, pageIndex: pageIndex, in: state) }
+    }
+
+    /// One record by its `_soupEntryId`: now, then after every commit that changes it.
+    ///
+    /// The record is `nil` while the soup holds no record with that id (not yet created, or
+    /// deleted). It is read again only after a commit of an entry of its soup, and yielded only
+    /// when it differs from the last one yielded.
+    /// - Returns: an observation; nothing is read until it is iterated. Its iterator throws
+    ///   ``SoupError/Code/unknownSoup`` when the soup does not exist or is dropped.
+    public func observeRecord(_ soup: String, entryId: Int64) -> SoupObservation<JSONValue?> {
+        observe(soup) { state in try state.record(state.requireSoup(soup).soupId, entryId) }
+    }
+
+    private func observe<Value: Equatable & Sendable>(
+        _ soup: String, _ value: @escaping @Sendable (SoupState) throws -> Value
+    ) -> SoupObservation<Value> {
+        let catalogCache = catalogCache
+        return SoupObservation(
+            values: journal.observeValue(
+                reevaluatingFor: { Self.entry($0, touches: soup) },
+                read: { reader in
+                    try value(
+                        SoupState(
+                            transaction: reader.transaction, databases: SoupDatabases.of(reader.projectionContext),
+                            catalogCache: catalogCache))
+                }))
+    }
+
+    /// Whether the soup projection changes `soup` when it folds `entry`.
+    ///
+    /// The soup's own entries name it in their `soup` header; the sync entries the projection
+    /// folds (fetched pages, ghost cleanings, upload intents and outcomes) name it there too, or
+    /// in `childrenSoup` for the children of a parent/children sync. Sync state entries also
+    /// carry a `soup` header but change no record, so only the kinds the projection folds count.
+    static func entry(_ entry: JournalEntry, touches soup: String) -> Bool {
+        let names = [entry.header["soup"], entry.header["childrenSoup"]]
+        if SoupEntryKind(entry.kind) != nil {
+            // A soup entry without the header would name its soup in the payload only: re-read.
+            return names[0] == nil || names.contains(.string(soup))
+        }
+        guard Self.foldedSyncKinds.contains(entry.kind.rawValue) else { return false }
+        return names.contains(.string(soup))
+    }
+
+    /// The kinds MobileSync appends that the soup projection folds into records.
+    private static let foldedSyncKinds: Set<String> = [
+        SoupProjection.ServerEntry.pageKind, SoupProjection.ServerEntry.ghostsKind,
+        SoupProjection.UploadEntry.intentKind, SoupProjection.UploadEntry.outcomeKind,
+    ]
+}
