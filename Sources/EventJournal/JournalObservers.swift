@@ -150,7 +150,8 @@ final class JournalObservers: Sendable {
     /// Starts the task that checks the fold mark every `interval` until it is cancelled, the
     /// journal closes or is released.
     private func watch(_ journal: Journal, clock: any Clock<Duration>, every interval: Duration) -> Task<Void, Never> {
-        precondition(interval > .zero, "the observation poll interval must be positive")
+        // A watcher that never waits would spin: an interval below the floor is the floor.
+        let interval = max(interval, ObservationOptions.pollIntervalMin)
         // Weak: a journal nobody else holds is released, and its watcher stops.
         return Task { [weak journal] in
             defer { state.withLock { $0.runningWatcherCount -= 1 } }

@@ -13,9 +13,12 @@ public struct ObservationOptions: Sendable {
     /// The clock the watcher waits on between two checks.
     public var clock: any Clock<Duration>
     /// How long the watcher waits between two checks, or `nil` to watch this instance's own
-    /// commits only (a store no other process writes). It must be positive: a watcher that never
-    /// waits would spin.
+    /// commits only (a store no other process writes). Intervals below ``pollIntervalMin``
+    /// (zero or negative included) are taken as it: a watcher that never waits would spin.
     public var pollInterval: Duration?
+
+    /// The shortest wait between two checks.
+    public static let pollIntervalMin: Duration = .milliseconds(1)
 
     /// The default interval: a change made by another process shows within a tenth of a
     /// second, and a check costs about as much as one `Journal.lastSequence()`.

@@ -160,6 +160,21 @@ import Testing
         #expect(journal.observerStatistics.startedWatcherCount == 2, "a new observer starts a new watcher")
     }
 
+    /// A zero interval is taken as the shortest one: the watcher waits between checks on the
+    /// clock instead of trapping or spinning.
+    @Test func aZeroPollIntervalWaitsTheShortestIntervalOnTheClock() async throws {
+        let fixture = try JournalFixture("observe-zero-interval")
+        defer { fixture.directory.remove() }
+        let clock = ManualClock()
+        let journal = try fixture.open(options: Self.options(clock: clock, pollInterval: .zero))
+        var values = Self.noteCount(journal).makeAsyncIterator()
+        #expect(try await values.next() == 0)
+        try await waitUntil("the watcher sleeps on the clock") { clock.sleeperCount > 0 }
+        #expect(clock.requestedSleeps.allSatisfy { $0 == ObservationOptions.pollIntervalMin })
+        try journal.append(note("one", 1))
+        #expect(try await values.next() == 1)
+    }
+
     @Test func closingTheJournalEndsEveryObservation() async throws {
         let fixture = try JournalFixture("observe-close")
         defer { fixture.directory.remove() }
