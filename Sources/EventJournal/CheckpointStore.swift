@@ -181,12 +181,7 @@ struct CheckpointStore {
         let copy = try Environment(directory: folder, options: options)
         let fold = try copy.database(named: ProjectionStore.foldDatabaseName)
         return try copy.read { transaction in
-            guard let bytes = try transaction.get(fold, key: ProjectionStore.foldedThroughKey), bytes.count == 12 else {
-                return nil
-            }
-            let sequence = bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            let checksum = bytes.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            return FoldMark(sequence: sequence, checksum: checksum)
+            try transaction.get(fold, key: ProjectionStore.foldedThroughKey).flatMap(FoldMark.init(bytes:))
         }
     }
 

@@ -48,20 +48,15 @@ extension Journal {
         }
     }
 
-    /// Whether the policy asks for a checkpoint now that the journal ends at `lastSequence`,
-    /// appended at `lastTimestamp`.
-    func isCheckpointDue(lastSequence: UInt64, at lastTimestamp: WallTime, in journalTransaction: Transaction) throws
-        -> Bool
-    {
+    /// Whether the policy asks for a checkpoint now that the journal ends at `end`.
+    func isCheckpointDue(_ end: JournalEnd, in journalTransaction: Transaction) throws -> Bool {
         let policy = options.checkpoints
         guard policy.isEnabled else { return false }
         // A journal compacted to an entry or byte limit keeps a checkpoint at its horizon, at
         // most that limit (and a quarter) behind its end: the recovery point a policy
         // checkpoint would give, without a second copy of the projections on disk.
-        if options.retention.boundsHistory, try Self.horizon(meta: meta, in: journalTransaction).isCompacted {
-            return false
-        }
-        let journalBytes = try journalTransaction.statistics(entries).pageBytes
+        if options.retention.boundsHistory, end.horizon.isCompacted { return false }
+        let (lastSequence, lastTimestamp, journalBytes) = (end.lastSequence, end.lastTimestamp, end.journalBytes)
         guard
             let recorded = try journalTransaction.get(meta, key: Self.lastCheckpointKey).flatMap(
                 CheckpointRecord.init(bytes:))
@@ -120,6 +115,15 @@ extension Journal {
     package func abandon() {
         lifecycle.withLock { $0.isClosed = true }
     }
+}
+
+/// The end of the journal after a write, read once for the checkpoint and compaction policies.
+struct JournalEnd {
+    var lastSequence: UInt64
+    var lastTimestamp: WallTime
+    /// The pages of the entries database.
+    var journalBytes: Int
+    var horizon: JournalHorizon
 }
 
 /// The last checkpoint, as the policy measures the interval since: its sequence, when it was

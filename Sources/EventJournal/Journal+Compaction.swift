@@ -263,9 +263,7 @@ extension Journal {
                     "entry \(horizon.anchorSequence) no longer matches the checkpoint written for it; not compacted")
             }
             try transaction.put(meta, key: Self.horizonKey, value: horizon.bytes)
-            var version: [UInt8] = []
-            version.appendBigEndian(Self.formatVersion)
-            try transaction.put(meta, key: Self.formatVersionKey, value: version)
+            try Self.recordFormatVersion(meta: meta, in: transaction)
             return horizon
         }
     }
@@ -381,17 +379,14 @@ extension Journal {
     /// Whether the history passed a limit of the store's retention policy by a quarter of it,
     /// judged cheaply at the end of a write: the entry count, the entries' pages, and the
     /// first entry's timestamp.
-    func isCompactionDue(lastSequence: UInt64, at lastTimestamp: WallTime, in journalTransaction: Transaction) throws
-        -> Bool
-    {
+    func isCompactionDue(_ end: JournalEnd, in journalTransaction: Transaction) throws -> Bool {
         let policy = options.retention
-        guard policy.isLimited, policy.compactsAutomatically else { return false }
-        let horizon = try Self.horizon(meta: meta, in: journalTransaction)
-        guard lastSequence > horizon.firstSequence else { return false }
-        if let count = policy.entryCount, lastSequence - horizon.firstSequence + 1 > count + count / 4 { return true }
-        if let bytes = policy.journalBytes, try journalTransaction.statistics(entries).pageBytes > bytes + bytes / 4 {
-            return true
+        let (horizon, lastSequence, lastTimestamp) = (end.horizon, end.lastSequence, end.lastTimestamp)
+        guard policy.isLimited, policy.compactsAutomatically, lastSequence > horizon.firstSequence else {
+            return false
         }
+        if let count = policy.entryCount, lastSequence - horizon.firstSequence + 1 > count + count / 4 { return true }
+        if let bytes = policy.journalBytes, end.journalBytes > bytes + bytes / 4 { return true }
         if let age = policy.age {
             let first = try journalTransaction.withValue(entries, key: SequenceKey.encode(horizon.firstSequence)) {
                 envelope in

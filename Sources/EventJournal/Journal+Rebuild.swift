@@ -32,13 +32,20 @@ extension Journal {
 
     /// Fills `target` with the state at the horizon: empty for a journal never compacted, the
     /// horizon's checkpoint otherwise.
-    func startFromHorizon(_ horizon: JournalHorizon, _ target: ProjectionStore) throws {
+    /// - Parameter prepare: runs first inside `target`'s write transaction, under its writer lock.
+    func startFromHorizon(
+        _ horizon: JournalHorizon, _ target: ProjectionStore, insideWrite prepare: () throws -> Void = {}
+    ) throws {
         guard horizon.isCompacted else {
-            try target.environment.write { try target.reset(in: $0) }
+            try target.environment.write { transaction in
+                try prepare()
+                try target.reset(in: transaction)
+            }
             return
         }
         try withHorizonCheckpoint(horizon) { source, sourceTransaction in
             try target.environment.write { transaction in
+                try prepare()
                 try target.replaceContents(with: source, reading: sourceTransaction, in: transaction)
             }
         }

@@ -102,19 +102,7 @@ extension Journal {
     func resetProjections() throws {
         try Self.guarded("cannot empty the projections") {
             let horizon = try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
-            guard horizon.isCompacted else {
-                try projectionEnvironment.write { transaction in
-                    try noteUnsyncedProjections()
-                    try store.reset(in: transaction)
-                }
-                return
-            }
-            try withHorizonCheckpoint(horizon) { source, sourceTransaction in
-                try projectionEnvironment.write { transaction in
-                    try noteUnsyncedProjections()
-                    try store.replaceContents(with: source, reading: sourceTransaction, in: transaction)
-                }
-            }
+            try startFromHorizon(horizon, store, insideWrite: noteUnsyncedProjections)
         }
     }
 
@@ -162,9 +150,7 @@ extension Journal {
                     }
                 }
                 for key in obsolete { try transaction.delete(meta, key: key) }
-                var version: [UInt8] = []
-                version.appendBigEndian(Self.formatVersion)
-                try transaction.put(meta, key: Self.formatVersionKey, value: version)
+                try Self.recordFormatVersion(meta: meta, in: transaction)
             }
         }
         logger.notice(

@@ -237,6 +237,20 @@ public final class Journal: Sendable {
         }
     }
 
+    /// The format version `journal.meta` records, or `nil` when it records none.
+    static func recordedFormatVersion(meta: Database, in transaction: Transaction) throws -> UInt32? {
+        try transaction.get(meta, key: formatVersionKey).map { bytes in
+            bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+    }
+
+    /// Records this build's ``formatVersion`` in `journal.meta`.
+    static func recordFormatVersion(meta: Database, in transaction: Transaction) throws {
+        var bytes: [UInt8] = []
+        bytes.appendBigEndian(formatVersion)
+        try transaction.put(meta, key: formatVersionKey, value: bytes)
+    }
+
     /// The sequence and timestamp of the last entry; (0, earliest) for an empty journal.
     static func lastEntryHead(of entries: Database, in transaction: Transaction) throws -> (
         sequence: UInt64, timestamp: WallTime

@@ -38,20 +38,16 @@ public struct JournalHorizon: Sendable, Hashable, CustomStringConvertible {
         self.anchorChecksum = anchorChecksum
     }
 
-    /// 12 bytes: the first sequence (`UInt64` BE) and the anchor checksum (`UInt32` BE).
+    /// 12 bytes, as a fold mark's: the first sequence (`UInt64` BE) and the anchor checksum
+    /// (`UInt32` BE).
     var bytes: [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.appendBigEndian(firstSequence)
-        bytes.appendBigEndian(anchorChecksum)
-        return bytes
+        FoldMark(sequence: firstSequence, checksum: anchorChecksum).bytes
     }
 
     init?(bytes: [UInt8]) {
-        guard bytes.count == 12 else { return nil }
-        let sequence = bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        guard sequence >= 1 else { return nil }
-        firstSequence = sequence
-        anchorChecksum = bytes.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard let mark = FoldMark(bytes: bytes), mark.sequence >= 1 else { return nil }
+        firstSequence = mark.sequence
+        anchorChecksum = mark.checksum
     }
 
     /// The error for a question about entry `sequence`, which lies below this horizon.

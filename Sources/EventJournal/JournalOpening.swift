@@ -90,15 +90,10 @@ struct JournalOpening {
     private func checkFormat(_ environment: Environment, entries: Database, meta: Database) throws -> UInt32 {
         try Journal.guarded("cannot read the journal's format version") {
             try environment.write { transaction in
-                let stored = try transaction.get(meta, key: Journal.formatVersionKey).map { bytes in
-                    bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                }
-                guard let stored else {
+                guard let stored = try Journal.recordedFormatVersion(meta: meta, in: transaction) else {
                     // A store of format 1 always recorded its format; no version and no entries is a new store.
                     guard try transaction.entryCount(entries) == 0 else { return 1 }
-                    var bytes: [UInt8] = []
-                    bytes.appendBigEndian(Journal.formatVersion)
-                    try transaction.put(meta, key: Journal.formatVersionKey, value: bytes)
+                    try Journal.recordFormatVersion(meta: meta, in: transaction)
                     return Journal.formatVersion
                 }
                 if stored > Journal.formatVersion {

@@ -106,9 +106,13 @@ public struct JournalWriter {
         try journal.noteUnsyncedProjections(in: journalTransaction)
         try journal.store.write(kindDeltas, in: transaction)
         try journal.store.record(FoldMark(sequence: nextSequence - 1, checksum: lastChecksum), in: transaction)
+        let end = JournalEnd(
+            lastSequence: nextSequence - 1, lastTimestamp: lastTimestamp,
+            journalBytes: try journalTransaction.statistics(journal.entries).pageBytes,
+            horizon: try Journal.horizon(meta: journal.meta, in: journalTransaction))
         return (
-            try journal.isCheckpointDue(lastSequence: nextSequence - 1, at: lastTimestamp, in: journalTransaction),
-            try journal.isCompactionDue(lastSequence: nextSequence - 1, at: lastTimestamp, in: journalTransaction)
+            try journal.isCheckpointDue(end, in: journalTransaction),
+            try journal.isCompactionDue(end, in: journalTransaction)
         )
     }
 }

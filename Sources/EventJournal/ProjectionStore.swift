@@ -71,23 +71,15 @@ struct ProjectionStore {
     func foldedThrough(_ transaction: Transaction) throws -> FoldMark {
         try transaction.withValue(fold, key: Self.foldedThroughKey) { bytes in
             guard let bytes else { return .empty }
-            guard bytes.count == 12 else {
+            guard let mark = FoldMark(bytes: bytes) else {
                 throw JournalError(.storage, "the projections' fold record has \(bytes.count) bytes, not 12")
             }
-            var sequence: UInt64 = 0
-            for index in 0..<8 { sequence = sequence << 8 | UInt64(bytes[index]) }
-            var checksum: UInt32 = 0
-            for index in 8..<12 { checksum = checksum << 8 | UInt32(bytes[index]) }
-            return FoldMark(sequence: sequence, checksum: checksum)
+            return mark
         }
     }
 
     func record(_ mark: FoldMark, in transaction: Transaction) throws {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(12)
-        bytes.appendBigEndian(mark.sequence)
-        bytes.appendBigEndian(mark.checksum)
-        try transaction.put(fold, key: Self.foldedThroughKey, value: bytes)
+        try transaction.put(fold, key: Self.foldedThroughKey, value: mark.bytes)
     }
 
     /// Whether the stored layout and projection versions are this build's.
@@ -175,6 +167,27 @@ struct FoldMark: Hashable, Sendable {
     var checksum: UInt32
 
     static let empty = FoldMark(sequence: 0, checksum: 0)
+
+    /// 12 bytes: the sequence (`UInt64` BE) and the checksum (`UInt32` BE).
+    var bytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12)
+        bytes.appendBigEndian(sequence)
+        bytes.appendBigEndian(checksum)
+        return bytes
+    }
+
+    init(sequence: UInt64, checksum: UInt32) {
+        self.sequence = sequence
+        self.checksum = checksum
+    }
+
+    /// The mark `bytes` encode, or `nil` when they are not 12 bytes.
+    init?(bytes: some Collection<UInt8>) {
+        guard bytes.count == 12 else { return nil }
+        sequence = bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+        checksum = bytes.dropFirst(8).reduce(0) { $0 << 8 | UInt32($1) }
+    }
 }
 
 /// Entries folded per kind in one transaction, written once at its end.

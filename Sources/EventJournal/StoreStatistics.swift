@@ -49,9 +49,7 @@ extension Journal {
                     try transaction.statistics(entries).pageBytes, try transaction.statistics(meta).pageBytes,
                     try transaction.get(meta, key: Self.unsyncedBootKey) != nil,
                     try Self.horizon(meta: meta, in: transaction),
-                    try transaction.get(meta, key: Self.formatVersionKey).map { bytes in
-                        bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                    } ?? Self.formatVersion
+                    try Self.recordedFormatVersion(meta: meta, in: transaction) ?? Self.formatVersion
                 )
             }
         }

@@ -68,10 +68,9 @@ import Testing
             .serverLateUpdate(pick: 14_212_954_786_423_708_456), .treeParentUpdate(pick: 16_518_912_684_483_845_077),
         ]
         let outcome = try await SyncSimulation.run(seed: 1057, steps: steps)
-        withKnownIssue("decision 0324: the newer change of the current copy is lost") {
-            #expect(outcome.failure == nil, "\(outcome.failure ?? "")")
-        }
-        #expect(outcome.failure?.contains("Tree edit") == true)
+        // Decision 0324's known loss: the newer change of the current copy is lost. This fails
+        // once the loss is fixed; then expect no failure here.
+        #expect(outcome.failure?.contains("Tree edit") == true, "\(outcome.failure ?? "no failure")")
     }
 
     /// Every kind of damage a power loss can do, at moments with local changes pending, pages

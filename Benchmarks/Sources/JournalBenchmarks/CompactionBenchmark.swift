@@ -31,7 +31,8 @@ struct CompactionBenchmark {
                 count += 1
                 return count
             }
-            return PreparedTarget(pages: [changedRecords.withLock { $0 }.map { SyncDownBenchmark.edited($0, run: run) }])
+            return PreparedTarget(pages: [changedRecords.withLock { $0 }.map { SyncDownBenchmark.edited($0, run: run) }]
+            )
         }
         let store = try SyncDownBenchmark.makeStore(
             directory, clock: clock,
@@ -42,7 +43,8 @@ struct CompactionBenchmark {
             store: store, client: nil, targets: registry, clock: clock, logger: Logger.discarding)
         print(
             "compaction: soup of \(soupCount), \(reSyncCount) reSyncs of \(SyncDownBenchmark.changedCount) changed "
-                + "records every \(minutesBetween) min, default policy (\(RetentionPolicy.appDefault)), durable commits")
+                + "records every \(minutesBetween) min, default policy (\(RetentionPolicy.appDefault)), durable commits"
+        )
         try await manager.syncDown(
             target: try SyncDownTargetDescriptor(.custom(registryKey: "generated")), soupName: "accounts")
         let baseline = try Self.storeBytes(store)
@@ -133,7 +135,9 @@ struct CompactionBenchmark {
         }
         try sqlite.queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         return ["", "-wal"].reduce(0) { total, suffix in
-            total + (((try? FileManager.default.attributesOfItem(atPath: path + suffix))?[.size] as? NSNumber)?.intValue ?? 0)
+            total
+                + (((try? FileManager.default.attributesOfItem(atPath: path + suffix))?[.size] as? NSNumber)?.intValue
+                    ?? 0)
         }
     }
 }
