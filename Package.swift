@@ -6,6 +6,7 @@ import PackageDescription
 
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 
 let package = Package(
     name: "SyncJournal",
@@ -26,6 +27,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // AES-GCM for encryption at rest (BoringSSL on Linux, CryptoKit on Apple platforms).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hummingbird's own dependencies, named because the simulator imports NIOCore and HTTPTypes.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -39,7 +42,7 @@ let package = Package(
         // MARK: - Storage: LMDB and the event journal
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
         .target(name: "LMDBStore", dependencies: ["CLMDB"]),
-        .target(name: "EventJournal", dependencies: ["LMDBStore", "SyncCore", logging]),
+        .target(name: "EventJournal", dependencies: ["LMDBStore", "SyncCore", crypto, logging]),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "SyncCore", "SyncTesting"]),
         .testTarget(
             name: "EventJournalTests",

@@ -26,9 +26,13 @@ struct CheckpointStore {
     let directory: URL
     /// The projections' names and versions (``ProjectionStore/signature``).
     let signature: String
+    /// The store's seal: a copy is opened with it to read its fold mark.
+    let sealer: (any ValueSealer)?
 
     static let manifestName = "checkpoint.json"
     static let dataName = "data.mdb"
+    /// The names a re-sealed copy alternates between; see ``Manifest/dataName``.
+    static let alternateDataNames: Set<String> = [dataName, "data-resealed.mdb"]
 
     /// What a checkpoint's manifest says.
     struct Manifest: Hashable {
@@ -38,9 +42,12 @@ struct CheckpointStore {
         var crc32c: UInt32
         var layout: UInt32
         var projections: String
+        /// The copy's file in the folder: `data.mdb`, or another name after a key rotation
+        /// sealed the copy again beside the first (decision 0006).
+        var dataName = CheckpointStore.dataName
 
         var json: JSONValue {
-            [
+            var fields: [String: JSONValue] = [
                 "sequence": .number(JSONNumber(Int64(sequence))),
                 "entryChecksum": .number(JSONNumber(Int64(entryChecksum))),
                 "bytes": .number(JSONNumber(Int64(bytes))),
@@ -48,6 +55,8 @@ struct CheckpointStore {
                 "layout": .number(JSONNumber(Int64(layout))),
                 "projections": .string(projections),
             ]
+            if dataName != CheckpointStore.dataName { fields["data"] = .string(dataName) }
+            return .object(fields)
         }
 
         init(sequence: UInt64, entryChecksum: UInt32, bytes: Int, crc32c: UInt32, layout: UInt32, projections: String) {
@@ -71,6 +80,11 @@ struct CheckpointStore {
             self.init(
                 sequence: UInt64(sequence), entryChecksum: entryChecksum, bytes: Int(bytes), crc32c: crc32c,
                 layout: layout, projections: projections)
+            if let dataName = json["data"]?.string {
+                // A name, never a path: the manifest may not point outside its folder.
+                guard CheckpointStore.alternateDataNames.contains(dataName) else { return nil }
+                self.dataName = dataName
+            }
         }
     }
 
@@ -88,13 +102,24 @@ struct CheckpointStore {
 
     /// The manifest of the checkpoint at `sequence` when it is one of this build's.
     func manifest(_ sequence: UInt64) -> Manifest? {
-        let url = folder(sequence).appendingPathComponent(Self.manifestName)
-        guard let bytes = FileManager.default.contents(atPath: url.path),
-            let json = try? JSONValue(parsing: Array(bytes)), let manifest = Manifest(json),
-            manifest.sequence == sequence, manifest.layout == ProjectionStore.layoutVersion,
-            manifest.projections == signature
+        guard let manifest = Self.anyManifest(in: folder(sequence)), manifest.sequence == sequence,
+            manifest.layout == ProjectionStore.layoutVersion, manifest.projections == signature
         else { return nil }
         return manifest
+    }
+
+    /// The manifest in `folder`, whichever projections wrote it.
+    static func anyManifest(in folder: URL) -> Manifest? {
+        let url = folder.appendingPathComponent(manifestName)
+        guard let bytes = FileManager.default.contents(atPath: url.path),
+            let json = try? JSONValue(parsing: Array(bytes))
+        else { return nil }
+        return Manifest(json)
+    }
+
+    /// The copy's data file of the checkpoint at `sequence`, as its manifest names it.
+    func dataFile(_ sequence: UInt64, _ manifest: Manifest) -> URL {
+        folder(sequence).appendingPathComponent(manifest.dataName)
     }
 
     // MARK: - Restoring
@@ -116,8 +141,7 @@ struct CheckpointStore {
             try FileManager.default.createDirectory(
                 at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let copied = try FileDurability.copy(
-                folder(candidate).appendingPathComponent(Self.dataName),
-                to: destination.appendingPathComponent(Self.dataName))
+                dataFile(candidate, manifest), to: destination.appendingPathComponent(Self.dataName))
             guard copied.checksum == manifest.crc32c, copied.bytes == manifest.bytes else {
                 try? FileManager.default.removeItem(at: destination)
                 discard(candidate)
@@ -152,7 +176,7 @@ struct CheckpointStore {
         defer { try? FileManager.default.removeItem(at: temporary) }
         try environment.copy(to: temporary, compact: true)
         let data = temporary.appendingPathComponent(Self.dataName)
-        guard let mark = try Self.foldMark(ofCopy: temporary), mark.sequence > 0 else { return nil }
+        guard let mark = try foldMark(ofCopy: temporary), mark.sequence > 0 else { return nil }
         let location = folder(mark.sequence)
         guard !FileManager.default.fileExists(atPath: location.path) else { return mark }
         try FileDurability.flushFile(data)
@@ -174,11 +198,11 @@ struct CheckpointStore {
     }
 
     /// The fold mark recorded inside a copied environment; the copy's lock file is removed.
-    private static func foldMark(ofCopy folder: URL) throws -> FoldMark? {
+    private func foldMark(ofCopy folder: URL) throws -> FoldMark? {
         defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent("lock.mdb")) }
         var options = EnvironmentOptions()
         options.flushesOnCommit = false
-        let copy = try Environment(directory: folder, options: options)
+        let copy = try Environment(directory: folder, options: options, sealer: sealer)
         let fold = try copy.database(named: ProjectionStore.foldDatabaseName)
         return try copy.read { transaction in
             try transaction.get(fold, key: ProjectionStore.foldedThroughKey).flatMap(FoldMark.init(bytes:))
@@ -193,5 +217,62 @@ struct CheckpointStore {
             if parts.count >= 2, let pid = Int32(parts[1]), pid == getpid() || kill(pid, 0) == 0 { continue }
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
+    }
+}
+
+// MARK: - Sealing again
+
+extension CheckpointStore {
+    /// Seals the checkpoint at `sequence` again under the sealer's current data key (a key
+    /// rotation, decision 0006); returns whether it did, or `false` for a checkpoint that is
+    /// not whole (left for ``discard(_:)``).
+    ///
+    /// The new copy is written beside the old one under the other of two names, synced, then
+    /// a new manifest naming it replaces the old manifest in one `rename`, and only then is the
+    /// old copy removed. So at every moment the manifest names a whole copy that matches it.
+    /// - Parameters:
+    ///   - scratch: a folder to work in; removed first and afterwards.
+    ///   - reseal: seals every value of an environment again.
+    func reseal(_ sequence: UInt64, scratch: URL, reseal: (Environment) throws -> Void) throws -> Bool {
+        let files = FileManager.default
+        let folder = folder(sequence)
+        guard var manifest = Self.anyManifest(in: folder), manifest.sequence == sequence else { return false }
+        try? files.removeItem(at: scratch)
+        defer { try? files.removeItem(at: scratch) }
+        try files.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let copied = try FileDurability.copy(
+            dataFile(sequence, manifest), to: scratch.appendingPathComponent(Self.dataName))
+        guard copied.checksum == manifest.crc32c, copied.bytes == manifest.bytes else { return false }
+        let compacted = scratch.appendingPathComponent("compacted", isDirectory: true)
+        try resealCopy(in: scratch, into: compacted, reseal)
+        let oldName = manifest.dataName
+        manifest.dataName = oldName == Self.dataName ? "data-resealed.mdb" : Self.dataName
+        let newFile = folder.appendingPathComponent(manifest.dataName)
+        try? files.removeItem(at: newFile)
+        try files.moveItem(at: compacted.appendingPathComponent(Self.dataName), to: newFile)
+        try FileDurability.flushFile(newFile)
+        let sum = try FileDurability.checksum(of: newFile)
+        (manifest.bytes, manifest.crc32c) = (sum.bytes, sum.checksum)
+        try FileDurability.flushDirectory(folder)
+        let newManifest = folder.appendingPathComponent(Self.manifestName + ".new")
+        try Data(manifest.json.serialized()).write(to: newManifest)
+        try FileDurability.flushFile(newManifest)
+        guard rename(newManifest.path, folder.appendingPathComponent(Self.manifestName).path) == 0 else {
+            throw JournalError(
+                .storage, "cannot replace the manifest in \(folder.path): \(String(cString: strerror(errno)))")
+        }
+        try FileDurability.flushDirectory(folder)
+        try? files.removeItem(at: folder.appendingPathComponent(oldName))
+        return true
+    }
+
+    /// Opens the copy in `scratch`, seals its values again, and writes a compact copy of it
+    /// into `destination`; the environment is closed when this returns.
+    private func resealCopy(in scratch: URL, into destination: URL, _ reseal: (Environment) throws -> Void) throws {
+        var options = EnvironmentOptions()
+        options.flushesOnCommit = false
+        let environment = try Environment(directory: scratch, options: options, sealer: sealer)
+        try reseal(environment)
+        try environment.copy(to: destination, compact: true)
     }
 }

@@ -20,7 +20,7 @@ extension Journal {
     @discardableResult
     public func checkpoint() throws -> UInt64? {
         try requireOpen()
-        let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
+        let checkpoints = checkpointStore(in: layout.checkpointDirectory)
         let mark = try Self.guarded("cannot write a checkpoint of the projections") {
             try checkpoints.save(projectionEnvironment)
         }

@@ -70,7 +70,9 @@ extension Journal {
         let entries = try environment.database(named: entriesDatabaseName)
         return try environment.write { transaction in
             _ = try transaction.delete(meta, key: unsyncedBootKey)
-            return try lastEntryHead(of: entries, in: transaction).sequence
+            // Keys only: the copy is opened without the store's seal, so its values are not read.
+            let last = try transaction.withCursor(entries) { try $0.lastKey() }
+            return last.flatMap(SequenceKey.decode) ?? 0
         }
     }
 

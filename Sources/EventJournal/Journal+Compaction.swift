@@ -106,7 +106,7 @@ extension Journal {
                 previousHorizon: plan.horizon, horizon: plan.horizon, removedEntries: 0, archivedEntries: 0,
                 removedCheckpoints: 0, keptBecause: plan.keptBecause)
             if plan.firstKept > plan.horizon.firstSequence {
-                let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
+                let checkpoints = checkpointStore(in: layout.checkpointDirectory)
                 let anchor = try checkpointState(asOf: plan.firstKept - 1, checkpoints: checkpoints)
                 if let archive = archive ?? options.compactionArchive {
                     report.archivedEntries = try appendToArchive(
@@ -309,7 +309,7 @@ extension Journal {
     private func pruneCheckpoints() throws -> Int {
         let horizon = try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
         guard horizon.isCompacted else { return 0 }
-        let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
+        let checkpoints = checkpointStore(in: layout.checkpointDirectory)
         let sequences = checkpoints.sequences()
         let keep: Set<UInt64> = [horizon.anchorSequence, sequences.first ?? 0]
         var removed = 0

@@ -42,8 +42,7 @@ extension Journal {
             return try Self.guarded("cannot rebuild the state as of entry \(sequence)") {
                 try foldHistory(
                     reader, through: target,
-                    checkpoints: CheckpointStore(
-                        directory: checkpointDirectory ?? defaultCheckpointDirectory, signature: store.signature),
+                    checkpoints: checkpointStore(in: checkpointDirectory ?? defaultCheckpointDirectory),
                     interval: checkpointInterval
                 ) { state in try body(state, target) }
             }
@@ -86,7 +85,7 @@ extension Journal {
                 sequence: target)
         }
         let destination = try ProjectionStore(
-            projections: projections, in: Environment(directory: scratch, options: scratchOptions))
+            projections: projections, in: scratchEnvironment(scratch))
         if restored == nil { try destination.environment.write { try destination.reset(in: $0) } }
         _ = try fold(
             from: reader, upTo: target, into: destination, boundary: interval,
@@ -100,5 +99,16 @@ extension Journal {
         scratchOptions.flushesOnCommit = false
         scratchOptions.namedDatabaseCountMax = options.environment.namedDatabaseCountMax
         return scratchOptions
+    }
+
+    /// A throw-away environment in `directory`, sealed like the store's own: checkpoints are
+    /// restored into it byte for byte, and what it holds is as private as the store.
+    func scratchEnvironment(_ directory: URL) throws -> Environment {
+        try Environment(directory: directory, options: scratchOptions, sealer: journalEnvironment.sealer)
+    }
+
+    /// The checkpoints in `directory`, read and written with the store's seal.
+    func checkpointStore(in directory: URL) -> CheckpointStore {
+        CheckpointStore(directory: directory, signature: store.signature, sealer: journalEnvironment.sealer)
     }
 }

@@ -57,7 +57,7 @@ extension Journal {
     func withHorizonCheckpoint<T>(
         _ horizon: JournalHorizon, _ body: (ProjectionStore, Transaction) throws -> T
     ) throws -> T {
-        let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
+        let checkpoints = checkpointStore(in: layout.checkpointDirectory)
         let scratch = Self.scratchDirectoryURL()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let restored = try checkpoints.restoreNearest(
@@ -71,7 +71,7 @@ extension Journal {
                 sequence: horizon.firstSequence)
         }
         let source = try ProjectionStore(
-            projections: projections, in: Environment(directory: scratch, options: scratchOptions))
+            projections: projections, in: scratchEnvironment(scratch))
         return try source.environment.read { try body(source, $0) }
     }
 

@@ -30,15 +30,13 @@ extension Journal {
         defer { try? FileManager.default.removeItem(at: scratch) }
         return try Self.guarded("cannot verify the journal") {
             let destination = try ProjectionStore(
-                projections: projections, in: Environment(directory: scratch, options: scratchOptions))
+                projections: projections, in: scratchEnvironment(scratch))
             return try read { reader in
                 let last = try reader.lastSequence
                 // A compacted journal is checked from the horizon's checkpoint: the state its
                 // first entry continues.
                 try startFromHorizon(try reader.horizon, destination)
-                let checkpoints = checkpointDirectory.map {
-                    CheckpointStore(directory: $0, signature: store.signature)
-                }
+                let checkpoints = checkpointDirectory.map(checkpointStore(in:))
                 _ = try fold(
                     from: reader, upTo: last, into: destination,
                     boundary: checkpoints == nil ? nil : checkpointInterval,

@@ -52,6 +52,8 @@ public final class Journal: Sendable {
     /// applied twice or missed while the projections are being refolded.
     let appendGate = ReadWriteLock()
     let lifecycle: Mutex<Lifecycle>
+    /// Held shared while the journal lives, so a key rotation never runs beside it.
+    let storeLock: StoreLock
     /// Who observes this journal; woken after each commit (decision 0004).
     let observers = JournalObservers()
 
@@ -94,8 +96,15 @@ public final class Journal: Sendable {
         directory: URL, projections: [any Projection] = [], clock: any WallClock,
         options: JournalOptions = JournalOptions(), logger: Logger
     ) throws {
+        let storeLayout = StoreLayout(directory: directory)
+        storeLock = try Self.guarded("cannot open the store at \(storeLayout.directory.path)") {
+            try FileManager.default.createDirectory(
+                at: storeLayout.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return try StoreLock(store: storeLayout.directory, exclusive: false)
+        }
         let opened = try JournalOpening(
-            layout: StoreLayout(directory: directory), projections: projections, options: options, logger: logger
+            layout: storeLayout, projections: projections, options: options,
+            cipher: options.encryption.map { _ in StoreCipher() }, logger: logger
         ).open()
         layout = opened.layout
         journalEnvironment = opened.journalEnvironment

@@ -49,7 +49,8 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case corruptEntry, gap, newerFormat, needsMigration, invalidEntry, storageFull, storage,
-                malformedExport, notEmpty, missingStore, closed, belowHorizon
+                malformedExport, notEmpty, missingStore, closed, belowHorizon, invalidKey, keyRequired, wrongKey,
+                notEncrypted, tampered, storeInUse
         }
 
         private let value: Value
@@ -79,6 +80,19 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         /// The question needs entries that compaction removed: they lie below the journal's
         /// ``JournalHorizon``. The message names the horizon.
         public static let belowHorizon = Code(value: .belowHorizon)
+        /// A ``StoreKey`` was not 256 bits, or its file could not be read.
+        public static let invalidKey = Code(value: .invalidKey)
+        /// The store is encrypted and was opened without a key.
+        public static let keyRequired = Code(value: .keyRequired)
+        /// The key given is not the store's key.
+        public static let wrongKey = Code(value: .wrongKey)
+        /// A key was given for a store that was created without one.
+        public static let notEncrypted = Code(value: .notEncrypted)
+        /// A sealed value failed authentication: the file was changed without the key, or is
+        /// damaged. ``JournalError/sequence`` names the entry when the value is one.
+        public static let tampered = Code(value: .tampered)
+        /// The store is open in another process, and the operation needs it alone (re-keying).
+        public static let storeInUse = Code(value: .storeInUse)
 
         public var description: String {
             value.rawValue

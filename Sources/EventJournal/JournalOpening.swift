@@ -16,6 +16,8 @@ struct JournalOpening {
     let layout: StoreLayout
     let projections: [any Projection]
     let options: JournalOptions
+    /// Seals both environments when ``JournalOptions/encryption`` is set.
+    let cipher: StoreCipher?
     let logger: Logger
 
     /// What `Journal.init` continues from.
@@ -58,13 +60,15 @@ struct JournalOpening {
         let entries: Database
         let meta: Database
         do {
-            journalEnvironment = try Environment(directory: layout.journalDirectory, options: options.environment)
+            journalEnvironment = try Environment(
+                directory: layout.journalDirectory, options: options.environment, sealer: cipher)
             entries = try journalEnvironment.database(named: Journal.entriesDatabaseName)
             meta = try journalEnvironment.database(named: Journal.metaDatabaseName)
         } catch {
             throw JournalError(
                 .storage, "cannot open the journal at \(layout.journalDirectory.path): \(error)", cause: error)
         }
+        try loadKeys(journalEnvironment, entries: entries, meta: meta)
         let format = try checkFormat(journalEnvironment, entries: entries, meta: meta)
         let bootIdentifier: String
         do {
@@ -83,6 +87,42 @@ struct JournalOpening {
             layout: layout, journalEnvironment: journalEnvironment, entries: entries, meta: meta, store: outcome.store,
             bootIdentifier: bootIdentifier, report: outcome.report, needsReset: outcome.needsReset,
             foldPhase: outcome.foldPhase)
+    }
+
+    // MARK: - Keys
+
+    /// Reads the store's key record with the app's key, or makes one for a new store; refuses
+    /// a store and a key that do not go together (decision 0006).
+    private func loadKeys(_ environment: Environment, entries: Database, meta: Database) throws {
+        let keys = try Journal.guarded("cannot open the journal's keys") {
+            try environment.database(named: StoreCipher.keysDatabaseName)
+        }
+        try Journal.guarded("cannot read the journal's keys") {
+            try environment.write { transaction in
+                let record = try transaction.get(keys, key: StoreCipher.keyRecordKey)
+                switch (record, options.encryption, cipher) {
+                case (nil, nil, _):
+                    return
+                case (.some, nil, _):
+                    throw JournalError(
+                        .keyRequired, "the store at \(layout.directory.path) is encrypted: open it with its key")
+                case (.some(let record), .some(let key), .some(let cipher)):
+                    cipher.keyRing = try StoreKeyRing(record: record, appKey: key)
+                case (nil, .some(let key), .some(let cipher)):
+                    guard try transaction.entryCount(entries) == 0, try transaction.entryCount(meta) == 0 else {
+                        throw JournalError(
+                            .notEncrypted,
+                            "the store at \(layout.directory.path) was created without a key and is not encrypted; "
+                                + "open it without one, or export it and import it into a new encrypted store")
+                    }
+                    let ring = StoreKeyRing.generate()
+                    try transaction.put(keys, key: StoreCipher.keyRecordKey, value: try ring.record(wrappedUnder: key))
+                    cipher.keyRing = ring
+                case (_, .some, nil):
+                    preconditionFailure("a journal opened with a key always has a cipher")
+                }
+            }
+        }
     }
 
     // MARK: - Format
@@ -249,7 +289,8 @@ struct JournalOpening {
     /// journal's write lock. Returns `nil` when another process repaired them first.
     private func repair(_ opened: JournalEnvironment, expectedGeneration: UInt64) throws -> Repair? {
         let checkpoints = CheckpointStore(
-            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections))
+            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
+            sealer: cipher)
         return try Journal.guarded("cannot restore the projections") {
             try opened.environment.write { transaction -> Repair? in
                 let generation =
@@ -293,7 +334,8 @@ struct JournalOpening {
         // The projections are recovered from the journal; syncing them at every commit is
         // exactly the cost this layout removes (decision 0003).
         environmentOptions.flushesOnCommit = false
-        let environment = try Environment(directory: layout.projectionDirectory, options: environmentOptions)
+        let environment = try Environment(
+            directory: layout.projectionDirectory, options: environmentOptions, sealer: cipher)
         return try ProjectionStore(projections: projections, in: environment)
     }
 }

@@ -36,6 +36,21 @@ public struct JournalOptions: Sendable {
     /// journal's tail), so tools can show progress.
     public var openingProgress: (@Sendable (OpeningProgress) -> Void)?
 
+    /// The key the store is encrypted with, or `nil` for a plaintext store.
+    ///
+    /// With a key, every entry (header and payload), every projection value and every
+    /// checkpoint is sealed with AES-GCM under the store's own keys, which this key wraps
+    /// (decision 0006). A new store is created encrypted; an existing store opens only with
+    /// the key it was created with (``JournalError/Code/wrongKey``,
+    /// ``JournalError/Code/keyRequired``, ``JournalError/Code/notEncrypted``). Re-key with
+    /// ``Journal/rotateKey(directory:from:to:options:progress:)``.
+    ///
+    /// - Warning: Without a key, records, server pages and sync states are written to disk in
+    ///   plaintext, readable by anyone who can read the store's files. Ship apps with a key.
+    ///   Even with one, keys of databases are not sealed: see docs/encryption.md for exactly
+    ///   what the files reveal.
+    public var encryption: StoreKey?
+
     /// How observers notice commits made by other processes.
     public var observation = ObservationOptions()
 

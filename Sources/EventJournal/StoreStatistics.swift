@@ -60,10 +60,13 @@ extension Journal {
                 }
             }
         }
-        let checkpoints = CheckpointStore(directory: layout.checkpointDirectory, signature: store.signature)
-        let sequences = checkpoints.sequences().filter { checkpoints.manifest($0) != nil }.sorted()
-        let checkpointBytes = sequences.reduce(0) { total, sequence in
-            total + Self.fileBytes(checkpoints.folder(sequence).appendingPathComponent(CheckpointStore.dataName))
+        let checkpoints = checkpointStore(in: layout.checkpointDirectory)
+        let manifests = checkpoints.sequences().compactMap { sequence in
+            checkpoints.manifest(sequence).map { (sequence, $0) }
+        }.sorted { $0.0 < $1.0 }
+        let sequences = manifests.map(\.0)
+        let checkpointBytes = manifests.reduce(0) { total, checkpoint in
+            total + Self.fileBytes(checkpoints.dataFile(checkpoint.0, checkpoint.1))
         }
         return StoreStatistics(
             journalFileBytes: Self.fileBytes(layout.journalDirectory.appendingPathComponent("data.mdb")),

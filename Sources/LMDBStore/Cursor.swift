@@ -1,18 +1,22 @@
 /// A position in one database during one transaction.
 ///
 /// Get one with ``Transaction/withCursor(_:_:)``; it is closed when the closure returns. Every
-/// move returns a copy of the entry it lands on, or `nil` when it runs off either end.
+/// move returns a copy of the entry it lands on, or `nil` when it runs off either end. In a
+/// sealed database the values it returns are opened (see ``ValueSealer``).
 public struct Cursor {
     let pointer: LMDBCalls.Cursor
+    /// Opens the values of a sealed database; `nil` when its values are stored as given.
+    let sealer: (any ValueSealer)?
+    let databaseName: String
 
     /// Moves to the first entry. The corresponding LMDB call is `mdb_cursor_get(MDB_FIRST)`.
     public func first() throws -> (key: [UInt8], value: [UInt8])? {
-        try LMDBCalls.cursorGet(pointer, .first)
+        try opened(LMDBCalls.cursorGet(pointer, .first))
     }
 
     /// Moves to the last entry. The corresponding LMDB call is `mdb_cursor_get(MDB_LAST)`.
     public func last() throws -> (key: [UInt8], value: [UInt8])? {
-        try LMDBCalls.cursorGet(pointer, .last)
+        try opened(LMDBCalls.cursorGet(pointer, .last))
     }
 
     /// Moves to the last entry and returns only its key, without copying its value.
@@ -23,18 +27,18 @@ public struct Cursor {
 
     /// Moves to the next entry. The corresponding LMDB call is `mdb_cursor_get(MDB_NEXT)`.
     public func next() throws -> (key: [UInt8], value: [UInt8])? {
-        try LMDBCalls.cursorGet(pointer, .next)
+        try opened(LMDBCalls.cursorGet(pointer, .next))
     }
 
     /// Moves to the previous entry. The corresponding LMDB call is `mdb_cursor_get(MDB_PREV)`.
     public func previous() throws -> (key: [UInt8], value: [UInt8])? {
-        try LMDBCalls.cursorGet(pointer, .previous)
+        try opened(LMDBCalls.cursorGet(pointer, .previous))
     }
 
     /// Moves to the first entry whose key is `key` or greater.
     /// The corresponding LMDB call is `mdb_cursor_get(MDB_SET_RANGE)`.
     public func seek(atLeast key: [UInt8]) throws -> (key: [UInt8], value: [UInt8])? {
-        try LMDBCalls.cursorGet(pointer, .atLeast(key))
+        try opened(LMDBCalls.cursorGet(pointer, .atLeast(key)))
     }
 
     /// Moves to the first entry whose key is `key` or greater and returns only its key,
@@ -89,7 +93,7 @@ public struct Cursor {
         while true {
             let more = try LMDBCalls.cursorVisit(pointer, move) { key, value -> Bool in
                 guard !range.isPastUpperBound(key) else { return false }
-                return try body(key, value)
+                return try visit(key, value, body)
             }
             guard more == true else { return }
             move = .next
@@ -114,7 +118,7 @@ public struct Cursor {
         while true {
             let more = try LMDBCalls.cursorVisit(pointer, move) { key, value -> Bool in
                 guard !range.isBeforeLowerBound(key) else { return false }
-                return try body(key, value)
+                return try visit(key, value, body)
             }
             guard more == true else { return }
             move = .previous
@@ -127,5 +131,23 @@ public struct Cursor {
         guard let atOrAfter = try seek(atLeast: upperBound) else { return try last() }
         if range.includesUpperBound && atOrAfter.key == upperBound { return atOrAfter }
         return try previous()
+    }
+
+    /// The entry with its value opened, in a sealed database.
+    private func opened(_ entry: (key: [UInt8], value: [UInt8])?) throws -> (key: [UInt8], value: [UInt8])? {
+        guard let sealer, let entry else { return entry }
+        let value = try entry.key.withUnsafeBytes { key in
+            try entry.value.withUnsafeBytes { try sealer.open($0, key: key, database: databaseName) }
+        }
+        return (entry.key, value)
+    }
+
+    /// Calls `body` with the key in place and the value in place or, in a sealed database, opened.
+    private func visit(
+        _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer,
+        _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
+    ) throws -> Bool {
+        guard let sealer else { return try body(key, value) }
+        return try sealer.open(value, key: key, database: databaseName).withUnsafeBytes { try body(key, $0) }
     }
 }

@@ -7,4 +7,6 @@ public struct Database: Hashable, Sendable {
     public let name: String
     let handle: UInt32
     let environmentIdentifier: ObjectIdentifier
+    /// Whether the environment's ``ValueSealer`` seals this database's values.
+    public let isSealed: Bool
 }

@@ -34,6 +34,8 @@ public final class Environment: Sendable {
     public let directory: URL
     /// The options the environment was opened with.
     public let options: EnvironmentOptions
+    /// What seals and opens the values of its databases, or `nil` to store them as given.
+    public let sealer: (any ValueSealer)?
 
     // @unchecked-free: the pointer is only used through LMDB calls, which are thread-safe for an
     // environment handle; `nonisolated(unsafe)` documents that the compiler cannot see this.
@@ -51,11 +53,16 @@ public final class Environment: Sendable {
     ///
     /// The corresponding LMDB functions are `mdb_env_create`, `mdb_env_set_mapsize`,
     /// `mdb_env_set_maxdbs`, `mdb_env_set_maxreaders` and `mdb_env_open`.
+    /// - Parameter sealer: seals every value written and opens every value read, in the
+    ///   databases it says it seals (encryption at rest); `nil` stores values as given.
     /// - Throws: ``LMDBError`` when LMDB refuses (for example ``LMDBError/invalid`` for a file
     ///   that is not an LMDB store), or a Foundation error when the directory cannot be made.
-    public init(directory: URL, options: EnvironmentOptions = EnvironmentOptions()) throws {
+    public init(
+        directory: URL, options: EnvironmentOptions = EnvironmentOptions(), sealer: (any ValueSealer)? = nil
+    ) throws {
         self.directory = directory
         self.options = options
+        self.sealer = sealer
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let pointer = try LMDBCalls.environmentCreate()
@@ -94,11 +101,13 @@ public final class Environment: Sendable {
     public func database(named name: String) throws -> Database {
         if let cached = databases.withLock({ $0[name] }) { return cached }
         let environmentIdentifier = ObjectIdentifier(self)
+        let isSealed = sealer?.seals(databaseNamed: name) ?? false
         // Opening happens in its own committed write transaction: a handle opened in a
         // transaction that later aborts would be closed with it.
         let database = try write { transaction in
             let handle = try LMDBCalls.databaseOpen(transaction.pointer, name: name, create: true)
-            return Database(name: name, handle: handle, environmentIdentifier: environmentIdentifier)
+            return Database(
+                name: name, handle: handle, environmentIdentifier: environmentIdentifier, isSealed: isSealed)
         }
         databases.withLock { $0[name] = database }
         return database

@@ -20,12 +20,23 @@ public struct Transaction {
 
     /// Calls `body` with the stored bytes under `key` (or `nil`) without copying them.
     ///
-    /// The buffer points into the memory map: it is valid only during `body`.
+    /// The buffer points into the memory map (or, for a sealed database, at the opened copy):
+    /// it is valid only during `body`.
+    /// - Throws: the sealer's error when a sealed value fails to open.
     public func withValue<T>(_ database: Database, key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> T)
         throws -> T
     {
         try check(database)
-        return try LMDBCalls.get(pointer, database.handle, key: key, body)
+        guard database.isSealed, let sealer = environment.sealer else {
+            return try LMDBCalls.get(pointer, database.handle, key: key, body)
+        }
+        let opened = try LMDBCalls.get(pointer, database.handle, key: key) { sealed in
+            try sealed.map { sealed in
+                try key.withUnsafeBytes { try sealer.open(sealed, key: $0, database: database.name) }
+            }
+        }
+        guard let opened else { return try body(nil) }
+        return try opened.withUnsafeBytes { try body($0) }
     }
 
     /// Stores `value` under `key`, replacing what was there.
@@ -39,7 +50,14 @@ public struct Transaction {
         precondition(!isReadOnly, "put in a read-only transaction")
         try check(database)
         if let fault = environment.faults.take(.put) { throw fault }
-        try LMDBCalls.put(pointer, database.handle, key: key, value: value, flags: options.rawValue)
+        if database.isSealed, let sealer = environment.sealer {
+            let sealed = try key.withUnsafeBytes { key in
+                try value.withUnsafeBytes { try sealer.seal($0, key: key, database: database.name) }
+            }
+            try LMDBCalls.put(pointer, database.handle, key: key, value: sealed, flags: options.rawValue)
+        } else {
+            try LMDBCalls.put(pointer, database.handle, key: key, value: value, flags: options.rawValue)
+        }
     }
 
     /// Deletes `key`; returns whether it was there. The corresponding LMDB function is `mdb_del`.
@@ -122,7 +140,8 @@ public struct Transaction {
         try check(database)
         let cursor = try LMDBCalls.cursorOpen(pointer, database.handle)
         defer { LMDBCalls.cursorClose(cursor) }
-        return try body(Cursor(pointer: cursor))
+        let sealer = database.isSealed ? environment.sealer : nil
+        return try body(Cursor(pointer: cursor, sealer: sealer, databaseName: database.name))
     }
 
     private func check(_ database: Database) throws {

@@ -1,0 +1,96 @@
+import Crypto
+import Foundation
+import LMDBStore
+import Synchronization
+
+/// Seals every value of a store's environments with AES-GCM (decision 0006).
+///
+/// A sealed value is the data key's generation (1 byte), a random nonce (12 bytes), the
+/// ciphertext and the tag (16 bytes). The authenticated data is the database's name and the
+/// value's key, so a value changed, or copied under another key or into another database,
+/// fails to open with ``JournalError/Code/tampered`` instead of being read.
+///
+/// Nonces and data keys come from the system's secure generator, never from an injected
+/// seeded one: a repeated nonce would reveal plaintext. Only the bytes on disk vary; the fold
+/// sees the same plaintext as without encryption, so it stays deterministic.
+final class StoreCipher: ValueSealer {
+    /// The one database left unsealed: it holds the wrapped keys themselves.
+    static let keysDatabaseName = "journal.keys"
+    static let keyRecordKey = Array("store-keys".utf8)
+    /// Bytes a sealed value has beyond its plaintext.
+    static let overheadByteCount = 1 + 12 + 16
+
+    /// `nil` until opening the store has read (or made) its key record.
+    private let ring = Mutex<StoreKeyRing?>(nil)
+
+    /// The keys in use.
+    var keyRing: StoreKeyRing? {
+        get { ring.withLock { $0 } }
+        set { ring.withLock { $0 = newValue } }
+    }
+
+    func seals(databaseNamed name: String) -> Bool {
+        name != Self.keysDatabaseName
+    }
+
+    func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
+        guard let (generation, dataKey) = ring.withLock({ ring in ring.map { ($0.current, $0.dataKeys[$0.current]!) } })
+        else { throw JournalError(.keyRequired, "the store's keys are not loaded yet") }
+        let box = try AES.GCM.seal(value, using: dataKey, authenticating: Self.context(key: key, database: database))
+        var sealed: [UInt8] = []
+        sealed.reserveCapacity(value.count + Self.overheadByteCount)
+        sealed.append(generation)
+        box.nonce.withUnsafeBytes { sealed.append(contentsOf: $0) }
+        sealed.append(contentsOf: box.ciphertext)
+        sealed.append(contentsOf: box.tag)
+        return sealed
+    }
+
+    func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
+        guard sealed.count >= Self.overheadByteCount else {
+            throw tampered(key: key, database: database, "is too short to be sealed")
+        }
+        guard let dataKey = ring.withLock({ $0?.dataKeys[sealed[0]] }) else {
+            throw tampered(key: key, database: database, "is sealed under key generation \(sealed[0]), which the store does not hold")
+        }
+        do {
+            let box = try AES.GCM.SealedBox(combined: UnsafeRawBufferPointer(rebasing: sealed[1...]))
+            return Array(
+                try AES.GCM.open(box, using: dataKey, authenticating: Self.context(key: key, database: database)))
+        } catch {
+            throw tampered(key: key, database: database, "failed authentication", cause: error)
+        }
+    }
+
+    /// The generation `sealed` was sealed under.
+    static func generation(of sealed: UnsafeRawBufferPointer) -> UInt8? {
+        sealed.first
+    }
+
+    private static func context(key: UnsafeRawBufferPointer, database: String) -> [UInt8] {
+        var context = Array(database.utf8)
+        context.append(0)
+        context.append(contentsOf: key)
+        return context
+    }
+
+    /// The error for a value that does not open: it names the entry's sequence in the journal,
+    /// and the database and key elsewhere.
+    private func tampered(
+        key: UnsafeRawBufferPointer, database: String, _ problem: String, cause: (any Error)? = nil
+    ) -> JournalError {
+        var sequence: UInt64?
+        let place: String
+        if database == Journal.entriesDatabaseName, key.count == 8 {
+            sequence = key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            place = "entry \(sequence!)"
+        } else {
+            let hex = key.map { byte in String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16) }.joined()
+            place = "the value of key 0x\(hex) in \(database)"
+        }
+        return JournalError(
+            .tampered,
+            "\(place) \(problem): the store was changed without its key, or is damaged; it is not read",
+            sequence: sequence, cause: cause)
+    }
+}

@@ -1,0 +1,21 @@
+/// Seals values before LMDB stores them and opens them when they are read back: encryption at
+/// rest for an ``Environment``.
+///
+/// LMDBStore knows no cipher; a higher layer supplies one (EventJournal's store cipher). Keys
+/// are stored as they are, since LMDB orders them byte by byte: only values are sealed. Each
+/// call receives the value's key and database name so that a sealer can bind a value to its
+/// place (as authenticated data), and a value copied under another key fails to open.
+public protocol ValueSealer: Sendable {
+    /// Whether the values of the database named `name` are sealed. Asked once, when the
+    /// database's handle is opened; a database left unsealed holds its values as given.
+    func seals(databaseNamed name: String) -> Bool
+
+    /// The bytes to store for `value` under `key` in the database named `database`.
+    func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8]
+
+    /// The value that was sealed as `sealed` under `key` in the database named `database`.
+    ///
+    /// - Throws: the sealer's own error when the bytes fail authentication (changed, moved
+    ///   from another key, or sealed under a key the sealer does not hold).
+    func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8]
+}
