@@ -154,12 +154,12 @@ extension Journal {
             }
             var done = 0
             for database in databases {
-                var next: [UInt8]? = []
-                while let start = next {
+                var next: KeyRange? = .all
+                while let range = next {
                     let batch = try environment.write { transaction in
                         var values: [(key: [UInt8], value: [UInt8])] = []
                         try transaction.withCursor(database) { cursor in
-                            try cursor.forEach(in: KeyRange(from: start)) { key, value in
+                            try cursor.forEach(in: range) { key, value in
                                 values.append((key, value))
                                 return values.count < batchSize
                             }
@@ -169,7 +169,7 @@ extension Journal {
                     }
                     done += batch.count
                     // The smallest key after the last one: the same bytes followed by a zero.
-                    next = batch.count < batchSize ? nil : batch.last.map { $0.key + [0] }
+                    next = batch.count < batchSize ? nil : batch.last.map { KeyRange(from: $0.key + [0]) }
                     if let part { progress?(KeyRotationProgress(part: part, done: done, total: total)) }
                 }
             }

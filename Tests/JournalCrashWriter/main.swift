@@ -2,6 +2,8 @@
 // killed. Usage: journal-crash-writer DIRECTORY SEED [ARCHIVE]
 // With ARCHIVE, the journal keeps only its newest entries and compacts itself as it goes,
 // appending what it removes to ARCHIVE, so kills land inside compactions too.
+// Usage: journal-crash-writer rotate DIRECTORY HEX-KEY-1 HEX-KEY-2 rotates the store's key from
+// one to the other and back until it is killed (finishing first whatever rotation a kill left).
 import EventJournal
 import Foundation
 import Logging
@@ -9,6 +11,18 @@ import SyncCore
 import SyncTesting
 
 let arguments = CommandLine.arguments
+if arguments.count == 5, arguments[1] == "rotate" {
+    do {
+        var keys = (try StoreKey(hex: arguments[3]), try StoreKey(hex: arguments[4]))
+        while true {
+            try Journal.rotateKey(directory: URL(fileURLWithPath: arguments[2]), from: keys.0, to: keys.1, batchSize: 100)
+            keys = (keys.1, keys.0)
+        }
+    } catch {
+        FileHandle.standardError.write(Data("journal-crash-writer: \(error)\n".utf8))
+        exit(3)
+    }
+}
 guard (3...4).contains(arguments.count), let seed = UInt64(arguments[2]) else {
     FileHandle.standardError.write(Data("usage: journal-crash-writer DIRECTORY SEED [ARCHIVE]\n".utf8))
     exit(2)
