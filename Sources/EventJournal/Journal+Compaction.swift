@@ -2,6 +2,7 @@ public import Foundation
 import LMDBStore
 import Logging
 import SyncCore
+import Synchronization
 
 // Compaction (decision 0004): the journal's oldest entries are removed once a synced checkpoint
 // holds the state they folded to. The order makes every crash safe:
@@ -376,6 +377,21 @@ extension Journal {
 
     // MARK: - Automatic compaction
 
+    /// The timestamp of the entry at `sequence`, the first one kept; cached, since it never changes.
+    private func firstEntryTimestamp(_ sequence: UInt64, in journalTransaction: Transaction) throws -> WallTime? {
+        if let cached = lifecycle.withLock({ $0.firstEntryTimestamp }), cached.sequence == sequence {
+            return cached.timestamp
+        }
+        let timestamp = try journalTransaction.withValue(entries, key: SequenceKey.encode(sequence)) { envelope in
+            try envelope.map { try JournalEntry.timestamp(ofEnvelope: $0, expectedSequence: sequence) }
+        }
+        if let timestamp { lifecycle.withLock { $0.firstEntryTimestamp = (sequence, timestamp) } }
+        return timestamp
+    }
+
+    /// The byte limit's slack is at least the projections' size divided by this.
+    static let compactionSlackDivisor = 1
+
     /// Whether the history passed a limit of the store's retention policy by a quarter of it,
     /// judged cheaply at the end of a write: the entry count, the entries' pages, and the
     /// first entry's timestamp.
@@ -386,12 +402,16 @@ extension Journal {
             return false
         }
         if let count = policy.entryCount, lastSequence - horizon.firstSequence + 1 > count + count / 4 { return true }
-        if let bytes = policy.journalBytes, end.journalBytes > bytes + bytes / 4 { return true }
+        if let bytes = policy.journalBytes {
+            // A compaction copies the projections about three times (the horizon's checkpoint
+            // restored, folded, saved), so it waits until the entries it would remove are worth
+            // a good part of them: the cost per byte appended stays constant, where a fixed
+            // slack made a large initial sync down compact at every page (quadratic).
+            let slack = max(bytes / 4, try projectionEnvironment.usedBytes() / Self.compactionSlackDivisor)
+            if end.journalBytes > bytes + slack { return true }
+        }
         if let age = policy.age {
-            let first = try journalTransaction.withValue(entries, key: SequenceKey.encode(horizon.firstSequence)) {
-                envelope in
-                try envelope.map { try JournalEntry.timestamp(ofEnvelope: $0, expectedSequence: horizon.firstSequence) }
-            }
+            let first = try firstEntryTimestamp(horizon.firstSequence, in: journalTransaction)
             let limit = Self.milliseconds(age)
             if let first, lastTimestamp.millisecondsSinceEpoch - first.millisecondsSinceEpoch > limit + limit / 4 {
                 return true

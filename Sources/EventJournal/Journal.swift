@@ -36,6 +36,11 @@ public final class Journal: Sendable {
     public let projectionEnvironment: Environment
     /// The projections folded from the journal, in apply order.
     public let projections: [any Projection]
+    /// Whether the store is encrypted (opened with ``JournalOptions/encryption``).
+    public var isEncrypted: Bool {
+        journalEnvironment.sealer != nil
+    }
+
     /// What opening the store found and did.
     public var openingReport: OpeningReport {
         lifecycle.withLock { $0.openingReport }
@@ -76,6 +81,10 @@ public final class Journal: Sendable {
         /// The projections' last commit failed after the journal's: fold the tail before the
         /// next read.
         var tailPending = false
+        /// The timestamp of the first entry kept, by its sequence: the age check of automatic
+        /// compaction needs it after every write, and an entry never changes, so it is read once
+        /// per horizon instead of decoding (or, encrypted, opening) a whole page each time.
+        var firstEntryTimestamp: (sequence: UInt64, timestamp: WallTime)?
     }
 
     /// Opens (creating when missing) the store in `directory`.

@@ -62,6 +62,13 @@ final class StoreCipher: ValueSealer {
         }
     }
 
+    /// HMAC-SHA256 under the store's index key, cut to 16 bytes: equal values still match,
+    /// and nobody without the key can test a guess against the digest.
+    func keyedDigest(of bytes: [UInt8]) -> [UInt8] {
+        guard let indexKey = ring.withLock({ $0?.indexKey }) else { return [] }
+        return Array(HMAC<SHA256>.authenticationCode(for: bytes, using: indexKey).prefix(16))
+    }
+
     /// The generation `sealed` was sealed under.
     static func generation(of sealed: UnsafeRawBufferPointer) -> UInt8? {
         sealed.first

@@ -92,6 +92,14 @@ public final class Environment: Sendable {
         currentMapSize.withLock { $0 }
     }
 
+    /// The bytes of the data file in use, free pages among them: the extent up to the last
+    /// page written. Cheap: no transaction. The corresponding LMDB functions are `mdb_env_info`
+    /// and `mdb_env_stat`.
+    public func usedBytes() throws -> Int {
+        let info = try LMDBCalls.environmentInfo(pointer)
+        return (info.lastPage + 1) * (try LMDBCalls.environmentPageSize(pointer))
+    }
+
     /// Opens (creating when missing) the named database `name`.
     ///
     /// Handles are cached: asking twice returns the same handle. Opening needs a write

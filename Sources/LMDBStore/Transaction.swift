@@ -39,6 +39,12 @@ public struct Transaction {
         return try opened.withUnsafeBytes { try body($0) }
     }
 
+    /// The environment's ``ValueSealer/keyedDigest(of:)`` of `bytes`, or `nil` when the
+    /// environment seals nothing.
+    public func keyedDigest(of bytes: [UInt8]) -> [UInt8]? {
+        environment.sealer?.keyedDigest(of: bytes)
+    }
+
     /// Stores `value` under `key`, replacing what was there.
     ///
     /// The corresponding LMDB function is `mdb_put`.

@@ -18,4 +18,9 @@ public protocol ValueSealer: Sendable {
     /// - Throws: the sealer's own error when the bytes fail authentication (changed, moved
     ///   from another key, or sealed under a key the sealer does not hold).
     func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8]
+
+    /// A keyed digest of `bytes`, the same for the same bytes for the life of the store: what a
+    /// key holds in place of a value that must not be stored in the clear (an index of a
+    /// sensitive field, matched exactly).
+    func keyedDigest(of bytes: [UInt8]) -> [UInt8]
 }

@@ -1,3 +1,4 @@
+import LMDBStore
 import SyncCore
 
 /// The index and token keys that one record has, kept next to it so that replacing or
@@ -10,13 +11,17 @@ struct IndexEntries: Hashable, Sendable {
     init() {}
 
     /// The keys `record` gets in `soup`'s indexes, or only in those whose id is in `only`.
-    static func keys(for record: JSONValue, entryId: Int64, in soup: SoupCatalogEntry, only: Set<UInt16>?)
-        -> IndexEntries
-    {
+    /// A ``IndexType/hashed`` index gets the digest that `transaction`'s environment computes.
+    static func keys(
+        for record: JSONValue, entryId: Int64, in soup: SoupCatalogEntry, only: Set<UInt16>?,
+        transaction: Transaction
+    ) throws -> IndexEntries {
         var entries = IndexEntries()
         for index in soup.indexes where only?.contains(index.id) ?? true {
             let value = SoupPath.project(record, components: index.pathComponents)
-            entries.add(IndexValue.extract(value, as: index.spec.type), index: index, soupId: soup.soupId, entryId)
+            var indexed = IndexValue.extract(value, as: index.spec.type)
+            if index.spec.type == .hashed { indexed = try indexed.digested(in: transaction) }
+            entries.add(indexed, index: index, soupId: soup.soupId, entryId)
             if index.spec.type == .fullText {
                 // Sorted: a Set's order differs between instances, and the stored key list must not.
                 for token in Set(fullTextTokens(of: value)).sorted() {

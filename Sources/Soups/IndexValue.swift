@@ -1,3 +1,4 @@
+import LMDBStore
 import SyncCore
 
 /// The order-preserving byte encoding of an indexed value.
@@ -26,7 +27,7 @@ enum IndexValue: Hashable, Sendable {
     static func extract(_ value: JSONValue?, as type: IndexType) -> IndexValue {
         guard let value else { return .null }
         switch type {
-        case .string, .fullText:
+        case .string, .fullText, .hashed:
             return text(of: value).map(IndexValue.text) ?? .null
         case .integer:
             guard case .number(let number) = value else { return .null }
@@ -194,4 +195,19 @@ func appendBigEndian(_ value: UInt64, to bytes: inout [UInt8]) {
 
 func readBigEndian(_ bytes: some Collection<UInt8>) -> UInt64 {
     bytes.reduce(0) { ($0 << 8) | UInt64($1) }
+}
+
+extension IndexValue {
+    /// The value as a ``IndexType/hashed`` index stores it: the keyed digest of its text, as
+    /// hexadecimal digits; null stays null.
+    /// - Throws: ``SoupError/Code/invalidIndexSpec`` when the store is not encrypted, so has
+    ///   no index key.
+    func digested(in transaction: Transaction) throws -> IndexValue {
+        guard case .text(let text) = self else { return self }
+        guard let digest = transaction.keyedDigest(of: Array(text.utf8)), !digest.isEmpty else {
+            throw SoupError(.invalidIndexSpec, "a hashed index needs an encrypted store: open the store with a key")
+        }
+        let digits = Array("0123456789abcdef".utf8)
+        return .text(String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self))
+    }
 }

@@ -35,17 +35,19 @@ struct IndexWalk {
         case .exact(let path, let value):
             index = try engine.requireIndex(path)
             prefix = SoupDatabases.indexPrefix(engine.soup.soupId, index.id)
-            range = IndexValue.operand(value, for: index.spec.type, rounding: .exact).map {
+            var operand = IndexValue.operand(value, for: index.spec.type, rounding: .exact)
+            if index.spec.type == .hashed { operand = try operand?.digested(in: engine.state.transaction) }
+            range = operand.map {
                 KeyRange(from: prefix + $0.encoded, to: Self.lastKey(prefix, $0), includesUpperBound: true)
             }
             like = nil
         case .range(let path, let lower, let upper):
-            index = try engine.requireIndex(path)
+            index = try engine.requireIndex(path, answering: "a range")
             prefix = SoupDatabases.indexPrefix(engine.soup.soupId, index.id)
             range = Self.range(prefix, index.spec.type, lower: lower, upper: upper)
             like = nil
         case .like(let path, let pattern):
-            index = try engine.requireIndex(path)
+            index = try engine.requireIndex(path, answering: "a like")
             prefix = SoupDatabases.indexPrefix(engine.soup.soupId, index.id)
             range = Self.nonNullRange(prefix)
             like = LikePattern(pattern)

@@ -35,9 +35,10 @@ struct LocalRecordFinder {
     /// A sync-down page asks it for every record it fetched.
     func entryId(for value: JSONValue) throws -> Int64? {
         guard isIndexed, let index = soup.index(on: idPath) else { return try allEntryIds(for: value).first }
-        guard !value.isNull, let operand = IndexValue.operand(value, for: index.spec.type, rounding: .exact) else {
+        guard !value.isNull, var operand = IndexValue.operand(value, for: index.spec.type, rounding: .exact) else {
             return nil
         }
+        if index.spec.type == .hashed { operand = try operand.digested(in: state.transaction) }
         var prefix = SoupDatabases.indexPrefix(soup.soupId, index.id)
         operand.encode(into: &prefix)
         return try state.transaction.withCursor(state.databases.index) { cursor in

@@ -34,6 +34,9 @@ struct QueryEngine {
         let needed = offset > Int.max - spec.pageSize ? Int.max : offset + spec.pageSize
         let descending = spec.order == .descending
         let orderIndex = spec.orderPath.flatMap(soup.index(on:))
+        if let orderPath = spec.orderPath, orderIndex?.spec.type == .hashed {
+            _ = try requireIndex(orderPath, answering: "an order")
+        }
         if case .match = spec.filter {
             let ids = try filterIds(spec.filter) ?? []
             guard let orderPath = spec.orderPath else {
@@ -118,6 +121,18 @@ struct QueryEngine {
     func requireIndex(_ path: String) throws -> SoupCatalogEntry.CatalogIndex {
         guard let index = soup.index(on: path) else {
             throw SoupError(.noIndexForPath, "soup '\(soup.name)' has no index on '\(path)'")
+        }
+        return index
+    }
+
+    /// The index on `path`, which must keep its values' order to answer `question` (a range,
+    /// a like, an order): a ``IndexType/hashed`` index does not.
+    func requireIndex(_ path: String, answering question: String) throws -> SoupCatalogEntry.CatalogIndex {
+        let index = try requireIndex(path)
+        guard index.spec.type != .hashed else {
+            throw SoupError(
+                .invalidQuery,
+                "the index on '\(path)' of soup '\(soup.name)' is hashed: it answers exact matches only, not \(question)")
         }
         return index
     }

@@ -132,7 +132,9 @@ public struct SoupProjection: Projection {
         try rewriteIndexEntries(altered, in: state) { record, entryId, current in
             var entries = current.keeping(keptIds)
             if reIndex {
-                entries.merge(IndexEntries.keys(for: record, entryId: entryId, in: altered, only: newIds))
+                entries.merge(
+                    try IndexEntries.keys(
+                        for: record, entryId: entryId, in: altered, only: newIds, transaction: state.transaction))
             } else {
                 // SmartStore leaves a new column NULL; a new full-text index also has no tokens.
                 for index in altered.indexes where newIds.contains(index.id) {
@@ -147,7 +149,8 @@ public struct SoupProjection: Projection {
         let otherIds = Set(soup.indexes.map(\.id)).subtracting(ids)
         try rewriteIndexEntries(soup, in: state) { record, entryId, current in
             var entries = current.keeping(otherIds)
-            entries.merge(IndexEntries.keys(for: record, entryId: entryId, in: soup, only: ids))
+            entries.merge(
+                try IndexEntries.keys(for: record, entryId: entryId, in: soup, only: ids, transaction: state.transaction))
             return entries
         }
     }
@@ -155,7 +158,7 @@ public struct SoupProjection: Projection {
     /// Replaces every record's index entries with what `rewrite` returns.
     private func rewriteIndexEntries(
         _ soup: SoupCatalogEntry, in state: SoupState,
-        _ rewrite: (JSONValue, Int64, IndexEntries) -> IndexEntries
+        _ rewrite: (JSONValue, Int64, IndexEntries) throws -> IndexEntries
     ) throws {
         // One record at a time: the cursor walks `soups.records`, and the writes go to the
         // index, token and key-list databases, which LMDB lets one transaction change while a

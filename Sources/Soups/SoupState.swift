@@ -108,7 +108,8 @@ struct SoupState {
         // Appending skips the search and, above all, fills pages instead of splitting them in halves.
         let options: PutOptions = placement == .last ? .append : []
         try transaction.put(databases.records, key: recordKey, value: bytes ?? record.serialized(), options: options)
-        let entries = IndexEntries.keys(for: record, entryId: entryId, in: soup, only: nil)
+        let entries = try IndexEntries.keys(
+            for: record, entryId: entryId, in: soup, only: nil, transaction: transaction)
         if replacing {
             try replaceIndexEntries(with: entries, recordKey: recordKey)
         } else {

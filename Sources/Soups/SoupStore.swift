@@ -64,6 +64,7 @@ public final class SoupStore: Sendable {
     public func registerSoup(_ name: String, indexSpecs: [IndexSpec]) throws {
         try Self.validate(soupName: name)
         try Self.validate(indexSpecs, soup: name)
+        try requireEncryption(for: indexSpecs, soup: name)
         try mutate { writer, state in
             guard try state.catalogEntry(name) == nil else { return }
             try appendRegistration(name, indexSpecs, state: state, to: &writer)
@@ -109,6 +110,7 @@ public final class SoupStore: Sendable {
     /// - Complexity: O(n) in the soup's records.
     public func alterSoup(_ name: String, indexSpecs: [IndexSpec], reIndex: Bool) throws {
         try Self.validate(indexSpecs, soup: name)
+        try requireEncryption(for: indexSpecs, soup: name)
         try mutate { writer, state in
             let altered = try state.requireSoup(name).altered(to: indexSpecs)
             guard case .object(var payload) = altered.json else { return }
@@ -184,6 +186,15 @@ public final class SoupStore: Sendable {
     static func wrap(_ error: any Error) -> SoupError {
         if let error = error as? SoupError { return error }
         return SoupError(.storage, "the soup store failed: \(error)", cause: error)
+    }
+
+    /// Refuses ``IndexType/hashed`` indexes on a plaintext store: there is no key to hash with.
+    private func requireEncryption(for specs: [IndexSpec], soup: String) throws(SoupError) {
+        guard !journal.isEncrypted, let hashed = specs.first(where: { $0.type == .hashed }) else { return }
+        throw SoupError(
+            .invalidIndexSpec,
+            "the index on '\(hashed.path)' of soup '\(soup)' is hashed, which needs an encrypted store: "
+                + "open the store with a key, or index it as a string")
     }
 
     static func validate(soupName: String) throws(SoupError) {

@@ -17,7 +17,9 @@ struct SoupBenchmark {
     func run() throws {
         let directory = try TemporaryDirectory("bench-soup")
         defer { directory.remove() }
-        print("soup of \(recordCount) records (~1 KB, 4 indexes), \(batchSize) per transaction, durable commits")
+        print(
+            "soup of \(recordCount) records (~1 KB, 4 indexes), \(batchSize) per transaction, durable commits, "
+                + BenchmarkEncryption.label)
 
         let sqlite = try SQLiteSoupBaseline(path: directory.appending("smartstore.sqlite").path)
         let sqliteInsert = try insertAll { batch in try sqlite.insert(batch, modified: 1_700_000_000_000) }
@@ -95,6 +97,7 @@ struct SoupBenchmark {
     private func makeSoupStore(_ directory: TemporaryDirectory) throws -> SoupStore {
         var options = JournalOptions()
         options.environment.mapSizeBytes = 8 << 30
+        options = BenchmarkEncryption.applied(to: options)
         let clock = ManualWallClock(tick: .milliseconds(1))
         let journal = try Journal(
             directory: directory.appending("soups"), projections: [SoupProjection()], clock: clock, options: options,

@@ -31,7 +31,7 @@ struct SyncDownBenchmark {
     func run() async throws {
         print(
             "sync down through an in-memory target, \(ingestPageSize) records per page and \(ingestPagesPerCommit)"
-                + " page(s) per commit in the ingest, durable commits")
+                + " page(s) per commit in the ingest, durable commits, \(BenchmarkEncryption.label)")
         if recordCount > 0 { try await runIngest() }
         // Without fsync as well: the ratio of the engine's own work, apart from the disk's
         // random writes (docs/benchmarks.md).
@@ -161,6 +161,8 @@ struct SyncDownBenchmark {
         var options = JournalOptions()
         options.environment.mapSizeBytes = 8 << 30
         options.environment.flushesOnCommit = durable
+        options = BenchmarkEncryption.applied(to: options)
+        if CommandLine.arguments.contains("--keep-all-history") { options.retention = .unlimited }
         let store = try SyncStore(
             directory: directory.appending("store"), clock: clock, idGenerator: IncrementingIDGenerator(),
             options: options, logger: Logger.discarding)

@@ -1,4 +1,5 @@
 // journal-benchmarks append|state-as-of|state-as-of-soups|soup|floor|sync-down|sync-down-http|sync-up-http|recovery|fold|compaction [COUNT] [COUNT]
+// soup and sync-down take --encrypted (last) to open their stores with a key.
 // (sync-down: [INGEST_COUNT, 0 skips it] [LARGE_SOUP, 0 skips reSync] [RESYNC_REPEATS] [INGEST_PAGE_SIZE] [PAGES_PER_COMMIT]; floor: [INGEST_COUNT] [LARGE_SOUP] [RECORDS_PER_ENTRY])
 import Foundation
 
