@@ -390,7 +390,7 @@ extension Journal {
     }
 
     /// The byte limit's slack is at least the projections' size divided by this.
-    static let compactionSlackDivisor = 1
+    static let compactionSlackDivisor = 4
 
     /// Whether the history passed a limit of the store's retention policy by a quarter of it,
     /// judged cheaply at the end of a write: the entry count, the entries' pages, and the

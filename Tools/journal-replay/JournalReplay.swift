@@ -67,6 +67,8 @@ func openSyncStore(_ path: String) throws -> SyncStore {
     let progress = PhasedProgress()
     defer { progress.finish() }
     var options = JournalOptions()
+    // journal-replay's commands take no key option: the key comes from the environment.
+    options.encryption = try KeyOptions.key(file: nil, environment: ProcessInfo.processInfo.environment)
     options.openingProgress = { step in progress.update("\(step.phase.rawValue) the store", step.folded, of: step.total)
     }
     return try SyncStore.openExisting(

@@ -28,6 +28,9 @@ struct GlobalOptions: ParsableArguments {
     @OptionGroup(title: "History kept in the store's journal")
     var retention: RetentionOptions
 
+    @OptionGroup(title: "Encryption at rest")
+    var key: KeyOptions
+
     /// The store directory after the environment and the default are applied.
     var storeURL: URL {
         URL(fileURLWithPath: store ?? ProcessInfo.processInfo.environment["MSYNC_STORE"] ?? ".msync")

@@ -15,6 +15,7 @@ func openStore(_ global: GlobalOptions) throws -> SyncStore {
         defer { progress.finish() }
         var options = JournalOptions()
         options.retention = global.retention.policy
+        options.encryption = try global.key.key()
         options.openingProgress = { step in
             progress.update("\(step.phase.rawValue) the store", step.folded, of: step.total)
         }

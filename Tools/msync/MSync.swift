@@ -9,7 +9,8 @@ struct MSync: AsyncParsableCommand {
         subcommands: [
             RegisterSoup.self, AlterSoup.self, ClearSoup.self, DropSoup.self, ListSoups.self, Create.self,
             Update.self, Delete.self, Upsert.self, Get.self, Query.self, Dirty.self, Setup.self, SyncDown.self,
-            SyncUp.self, Resync.self, CleanGhosts.self, Status.self, DeleteSync.self, Compact.self, Demo.self,
+            SyncUp.self, Resync.self, CleanGhosts.self, Status.self, DeleteSync.self, Compact.self, RotateKey.self,
+            GenerateKey.self, Demo.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -21,7 +21,8 @@ func fail(_ error: any Error) -> ExitCode {
     case let error as SoupError:
         return error.code == .storage ? MSyncExit.storeError : MSyncExit.badInput
     case let error as JournalError:
-        return error.code == .invalidEntry || error.code == .malformedExport ? MSyncExit.badInput : MSyncExit.storeError
+        let badInput: Set<JournalError.Code> = [.invalidEntry, .malformedExport, .invalidKey, .keyRequired, .wrongKey, .notEncrypted]
+        return badInput.contains(error.code) ? MSyncExit.badInput : MSyncExit.storeError
     case let error as SyncError:
         return error.code == .leaseUnavailable ? MSyncExit.storeError : MSyncExit.badInput
     case is JSONParseError, is UsageFailure:
