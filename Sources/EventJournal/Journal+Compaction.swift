@@ -100,6 +100,7 @@ extension Journal {
         progress: ((_ removed: UInt64, _ total: UInt64) -> Void)? = nil
     ) throws -> CompactionReport {
         try requireOpen()
+        if archive != nil { try Self.refusePlaintextArchive(encrypted: isEncrypted) }
         let policy = retention ?? options.retention
         return try Self.guarded("cannot compact the journal") {
             let plan = try read { reader in try compactionPlan(policy, reader: reader) }
@@ -373,6 +374,15 @@ extension Journal {
         try handle.synchronize()
         try FileDurability.flushDirectory(archive.deletingLastPathComponent())
         return written
+    }
+
+    /// An archive is written as JSON lines, in the clear: an encrypted store keeps none
+    /// rather than copy its entries out of the seal (decision 0006).
+    static func refusePlaintextArchive(encrypted: Bool) throws {
+        guard encrypted else { return }
+        throw JournalError(
+            .unsupported,
+            "an encrypted store keeps no compaction archive: the archive would hold its entries in plaintext")
     }
 
     // MARK: - Automatic compaction

@@ -50,7 +50,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case corruptEntry, gap, newerFormat, needsMigration, invalidEntry, storageFull, storage,
                 malformedExport, notEmpty, missingStore, closed, belowHorizon, invalidKey, keyRequired, wrongKey,
-                notEncrypted, tampered, storeInUse
+                notEncrypted, tampered, storeInUse, unsupported
         }
 
         private let value: Value
@@ -93,6 +93,9 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         public static let tampered = Code(value: .tampered)
         /// The store is open in another process, and the operation needs it alone (re-keying).
         public static let storeInUse = Code(value: .storeInUse)
+        /// The store cannot do what was asked in its configuration (a plaintext compaction
+        /// archive of an encrypted store).
+        public static let unsupported = Code(value: .unsupported)
 
         public var description: String {
             value.rawValue

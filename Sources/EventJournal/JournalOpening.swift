@@ -69,6 +69,7 @@ struct JournalOpening {
                 .storage, "cannot open the journal at \(layout.journalDirectory.path): \(error)", cause: error)
         }
         try loadKeys(journalEnvironment, entries: entries, meta: meta)
+        if options.compactionArchive != nil { try Journal.refusePlaintextArchive(encrypted: cipher != nil) }
         let format = try checkFormat(journalEnvironment, entries: entries, meta: meta)
         let bootIdentifier: String
         do {

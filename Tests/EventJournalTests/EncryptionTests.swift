@@ -176,6 +176,23 @@ import Testing
         #expect(Self.files(under: fixture.directory.appending("store"), holding: Self.marker) == [])
     }
 
+    @Test func anEncryptedStoreRefusesAPlaintextCompactionArchive() throws {
+        let fixture = try JournalFixture("archive")
+        defer { fixture.directory.remove() }
+        try Self.fill(fixture, key: Self.keyA, count: 5)
+        var options = Self.options(Self.keyA)
+        options.compactionArchive = fixture.directory.appending("archive.jsonl")
+        #expect(Self.failure { try fixture.open(options: options) } == .unsupported)
+        let journal = try fixture.open(options: Self.options(Self.keyA))
+        #expect(
+            Self.failure {
+                try journal.compact(
+                    retention: RetentionPolicy(entryCount: 2), archive: fixture.directory.appending("archive.jsonl"))
+            } == .unsupported)
+        #expect(try journal.lastSequence() == 5)
+        #expect(!FileManager.default.fileExists(atPath: fixture.directory.appending("archive.jsonl").path))
+    }
+
     /// The code of the journal error `body` throws, or `nil` when it throws none.
     static func failure<T>(_ body: () throws -> T) -> JournalError.Code? {
         do {
