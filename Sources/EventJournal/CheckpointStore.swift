@@ -239,7 +239,8 @@ extension CheckpointStore {
         guard var manifest = Self.anyManifest(in: folder), manifest.sequence == sequence else { return false }
         try? files.removeItem(at: scratch)
         defer { try? files.removeItem(at: scratch) }
-        try files.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try files.createDirectory(
+            at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let copied = try FileDurability.copy(
             dataFile(sequence, manifest), to: scratch.appendingPathComponent(Self.dataName))
         guard copied.checksum == manifest.crc32c, copied.bytes == manifest.bytes else { return false }

@@ -64,7 +64,9 @@ final class StoreCipher: ValueSealer {
             throw tampered(key: key, database: database, "is too short to be sealed")
         }
         guard let dataKey = ring.withLock({ $0?.dataKeys[sealed[0]] }) else {
-            throw tampered(key: key, database: database, "is sealed under key generation \(sealed[0]), which the store does not hold")
+            throw tampered(
+                key: key, database: database,
+                "is sealed under key generation \(sealed[0]), which the store does not hold")
         }
         do {
             let box = try AES.GCM.SealedBox(combined: UnsafeRawBufferPointer(rebasing: sealed[1...]))

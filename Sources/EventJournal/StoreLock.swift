@@ -31,7 +31,8 @@ final class StoreLock: Sendable {
                 close(descriptor)
                 if error == EWOULDBLOCK {
                     throw JournalError(
-                        .storeInUse, "the store at \(directory.path) is open in another process or journal: "
+                        .storeInUse,
+                        "the store at \(directory.path) is open in another process or journal: "
                             + "close every other user of the store first")
                 }
                 throw JournalError(.storage, "cannot lock \(path): \(String(cString: strerror(error)))")

@@ -132,7 +132,8 @@ struct QueryEngine {
         guard index.spec.type != .hashed else {
             throw SoupError(
                 .invalidQuery,
-                "the index on '\(path)' of soup '\(soup.name)' is hashed: it answers exact matches only, not \(question)")
+                "the index on '\(path)' of soup '\(soup.name)' is hashed: it answers exact matches only, not \(question)"
+            )
         }
         return index
     }

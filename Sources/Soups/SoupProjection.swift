@@ -150,7 +150,8 @@ public struct SoupProjection: Projection {
         try rewriteIndexEntries(soup, in: state) { record, entryId, current in
             var entries = current.keeping(otherIds)
             entries.merge(
-                try IndexEntries.keys(for: record, entryId: entryId, in: soup, only: ids, transaction: state.transaction))
+                try IndexEntries.keys(
+                    for: record, entryId: entryId, in: soup, only: ids, transaction: state.transaction))
             return entries
         }
     }

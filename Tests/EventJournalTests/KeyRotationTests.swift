@@ -98,7 +98,8 @@ import Testing
         try Support.fill(plain, key: nil, count: 3)
         #expect(
             Support.failure {
-                try Journal.rotateKey(directory: plain.directory.appending("store"), from: Support.keyA, to: Support.keyB)
+                try Journal.rotateKey(
+                    directory: plain.directory.appending("store"), from: Support.keyA, to: Support.keyB)
             } == .notEncrypted)
     }
 
@@ -134,7 +135,9 @@ import Testing
             let withA = Support.failure { try Self.check(fixture, key: Support.keyA, entryCount: entryCount) }
             let withB = Support.failure { try Self.check(fixture, key: Support.keyB, entryCount: entryCount) }
             let outcomes = [withA, withB]
-            #expect(outcomes.filter { $0 == nil }.count == 1, "round \(round): A \(String(describing: withA)), B \(String(describing: withB))")
+            #expect(
+                outcomes.filter { $0 == nil }.count == 1,
+                "round \(round): A \(String(describing: withA)), B \(String(describing: withB))")
             #expect(outcomes.contains(.wrongKey), "round \(round)")
             opensWith[withA == nil ? "A" : "B", default: 0] += 1
         }
@@ -148,9 +151,10 @@ import Testing
         let journal = try fixture.open(options: Support.options(key, checkpointEvery: 300))
         #expect(try journal.lastSequence() == UInt64(entryCount))
         let entries = try journal.entries(in: 1...UInt64(entryCount))
-        #expect(entries.enumerated().allSatisfy { index, entry in
-            entry.header["owner"] == .string("\(Support.marker)-header-\(index + 1)")
-        })
+        #expect(
+            entries.enumerated().allSatisfy { index, entry in
+                entry.header["owner"] == .string("\(Support.marker)-header-\(index + 1)")
+            })
         #expect(try journal.read { try KindCountsProjection.counts(in: $0) } == ["note.added": UInt64(entryCount)])
         let asOf = try journal.withState(asOf: 700) { state, _ in try KindCountsProjection.counts(in: state) }
         #expect(asOf == ["note.added": 700])

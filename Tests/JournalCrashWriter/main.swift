@@ -15,7 +15,8 @@ if arguments.count == 5, arguments[1] == "rotate" {
     do {
         var keys = (try StoreKey(hex: arguments[3]), try StoreKey(hex: arguments[4]))
         while true {
-            try Journal.rotateKey(directory: URL(fileURLWithPath: arguments[2]), from: keys.0, to: keys.1, batchSize: 100)
+            try Journal.rotateKey(
+                directory: URL(fileURLWithPath: arguments[2]), from: keys.0, to: keys.1, batchSize: 100)
             keys = (keys.1, keys.0)
         }
     } catch {

@@ -28,7 +28,8 @@ extension MSync {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("A file holding the new key (32 bytes or 64 hexadecimal digits).", valueName: "file"))
+        @Option(
+            help: ArgumentHelp("A file holding the new key (32 bytes or 64 hexadecimal digits).", valueName: "file"))
         var newKeyFile: String
 
         func run() throws {
@@ -45,7 +46,8 @@ extension MSync {
             }
             print(
                 "re-encrypted \(global.storeURL.path): \(report.valuesResealed) values and "
-                    + "\(report.checkpointsResealed) checkpoints\(report.resumed ? " (finished an interrupted rotation)" : "")")
+                    + "\(report.checkpointsResealed) checkpoints\(report.resumed ? " (finished an interrupted rotation)" : "")"
+            )
         }
     }
 }

@@ -21,7 +21,9 @@ func fail(_ error: any Error) -> ExitCode {
     case let error as SoupError:
         return error.code == .storage ? MSyncExit.storeError : MSyncExit.badInput
     case let error as JournalError:
-        let badInput: Set<JournalError.Code> = [.invalidEntry, .malformedExport, .invalidKey, .keyRequired, .wrongKey, .notEncrypted]
+        let badInput: Set<JournalError.Code> = [
+            .invalidEntry, .malformedExport, .invalidKey, .keyRequired, .wrongKey, .notEncrypted,
+        ]
         return badInput.contains(error.code) ? MSyncExit.badInput : MSyncExit.storeError
     case let error as SyncError:
         return error.code == .leaseUnavailable ? MSyncExit.storeError : MSyncExit.badInput
