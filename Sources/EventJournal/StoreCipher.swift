@@ -6,7 +6,9 @@ import Synchronization
 /// Seals every value of a store's environments with AES-GCM (decision 0006).
 ///
 /// A sealed value is the data key's generation (1 byte), a random nonce (12 bytes), the
-/// ciphertext and the tag (16 bytes). The authenticated data is the database's name and the
+/// ciphertext and the tag (16 bytes). An empty value (an index entry: all its meaning is in its
+/// key) is the generation and an 8-byte SipHash-2-4 tag under a key derived from the data key:
+/// nothing to hide, so only authentication, at a fraction of the cost of a seal. The authenticated data is the database's name and the
 /// value's key, so a value changed, or copied under another key or into another database,
 /// fails to open with ``JournalError/Code/tampered`` instead of being read.
 ///
@@ -23,9 +25,13 @@ final class StoreCipher: ValueSealer {
     static let keyRecordKey = Array("store-keys".utf8)
     /// Bytes a sealed value has beyond its plaintext.
     static let overheadByteCount = 1 + 12 + 16
+    /// Bytes of a sealed empty value.
+    static let emptyValueByteCount = 1 + 8
 
     /// `nil` until opening the store has read (or made) its key record.
     private let ring = Mutex<StoreKeyRing?>(nil)
+    /// The prepared MACs of empty values, by generation, made when the ring is set.
+    private let emptyValueMACs = Mutex<[UInt8: SipHash]>([:])
     /// The next nonce, as a 96-bit counter (high 32 bits, low 64 bits) from a random start.
     private let nextNonce: Mutex<(high: UInt32, low: UInt64)> = {
         let start = SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
@@ -37,7 +43,14 @@ final class StoreCipher: ValueSealer {
     /// The keys in use.
     var keyRing: StoreKeyRing? {
         get { ring.withLock { $0 } }
-        set { ring.withLock { $0 = newValue } }
+        set {
+            var macs: [UInt8: SipHash] = [:]
+            for generation in newValue.map({ Array($0.dataKeys.keys) }) ?? [] {
+                macs[generation] = newValue?.emptyValueMAC(generation: generation)
+            }
+            emptyValueMACs.withLock { $0 = macs }
+            ring.withLock { $0 = newValue }
+        }
     }
 
     func seals(databaseNamed name: String) -> Bool {
@@ -45,6 +58,12 @@ final class StoreCipher: ValueSealer {
     }
 
     func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
+        if value.isEmpty {
+            guard let generation = ring.withLock({ $0?.current }),
+                let mac = emptyValueMACs.withLock({ $0[generation] })
+            else { throw JournalError(.keyRequired, "the store's keys are not loaded yet") }
+            return [generation] + Self.tag(mac, key: key, database: database)
+        }
         guard let (generation, dataKey) = ring.withLock({ ring in ring.map { ($0.current, $0.dataKeys[$0.current]!) } })
         else { throw JournalError(.keyRequired, "the store's keys are not loaded yet") }
         let box = try AES.GCM.seal(
@@ -60,6 +79,18 @@ final class StoreCipher: ValueSealer {
     }
 
     func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
+        if sealed.count == Self.emptyValueByteCount {
+            guard let mac = emptyValueMACs.withLock({ $0[sealed[0]] }) else {
+                throw tampered(
+                    key: key, database: database,
+                    "is sealed under key generation \(sealed[0]), which the store does not hold")
+            }
+            let expected = Self.tag(mac, key: key, database: database)
+            // Constant time: every byte compared whatever the first difference.
+            let difference = zip(expected, sealed.dropFirst()).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
+            guard difference == 0 else { throw tampered(key: key, database: database, "failed authentication") }
+            return []
+        }
         guard sealed.count >= Self.overheadByteCount else {
             throw tampered(key: key, database: database, "is too short to be sealed")
         }
@@ -102,6 +133,14 @@ final class StoreCipher: ValueSealer {
     /// The generation `sealed` was sealed under.
     static func generation(of sealed: UnsafeRawBufferPointer) -> UInt8? {
         sealed.first
+    }
+
+    /// The tag of an empty value: SipHash of its database's name, a zero byte and its key.
+    private static func tag(_ mac: SipHash, key: UnsafeRawBufferPointer, database: String) -> [UInt8] {
+        var name = Array(database.utf8)
+        name.append(0)
+        let tag = name.withUnsafeBytes { mac.hash($0, key) }
+        return withUnsafeBytes(of: tag.littleEndian) { Array($0) }
     }
 
     private static func context(key: UnsafeRawBufferPointer, database: String) -> [UInt8] {

@@ -1,5 +1,6 @@
 import EventJournal
 import Foundation
+import LMDBStore
 import Soups
 import SyncCore
 import SyncTesting
@@ -65,6 +66,33 @@ import Testing
             FileManager.default.contents(atPath: $0.path)?.range(of: needle) != nil
         }
         #expect(holding == [])
+    }
+
+    /// Index entries have empty values, sealed as a MAC of their key: an entry forged by copying
+    /// another's bytes under a new key is refused, not returned as a match.
+    @Test func aForgedIndexEntryOfAnEncryptedStoreIsATamperedErrorNotAMatch() throws {
+        let fixture = try Self.encryptedFixture()
+        defer { fixture.directory.remove() }
+        try fixture.journal.close()
+        let projections = fixture.directory.appending("store/projections")
+        do {
+            let environment = try Environment(directory: projections)
+            let index = try environment.database(named: "soups.index")
+            try environment.write { transaction in
+                let (key, value) = try #require(try transaction.withCursor(index) { try $0.last() })
+                var forged = key
+                forged[forged.count - 1] ^= 0x01
+                try transaction.put(index, key: forged, value: value)
+            }
+        }
+        let reopened = try SoupFixture.reopen(fixture, encryption: Self.key)
+        // The soup store reports it as its own storage error, with the journal's as the cause.
+        let error = try #require(throws: SoupError.self) {
+            try reopened.store.query(.all("contacts", orderPath: "Name", pageSize: 100))
+        }
+        #expect(error.code == .storage)
+        #expect((error.cause as? JournalError)?.code == .tampered)
+        #expect(error.message.contains("soups.index"))
     }
 
     @Test func aHashedIndexOnAPlaintextStoreIsRefusedAtRegistration() throws {

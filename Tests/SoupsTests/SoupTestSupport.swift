@@ -33,6 +33,22 @@ struct SoupFixture {
         store = SoupStore(journal: journal, clock: clock, idGenerator: IncrementingIDGenerator())
     }
 
+    /// The same store opened again (after `fixture`'s journal was closed), with `encryption`.
+    static func reopen(_ fixture: SoupFixture, encryption: StoreKey?) throws -> SoupFixture {
+        try SoupFixture(directory: fixture.directory, clock: fixture.clock, encryption: encryption)
+    }
+
+    private init(directory: TemporaryDirectory, clock: ManualWallClock, encryption: StoreKey?) throws {
+        self.directory = directory
+        self.clock = clock
+        var options = JournalOptions()
+        options.encryption = encryption
+        journal = try Journal(
+            directory: directory.appending("store"), projections: [SoupProjection()], clock: clock, options: options,
+            logger: .discarding)
+        store = SoupStore(journal: journal, clock: clock, idGenerator: IncrementingIDGenerator())
+    }
+
     /// A fixture holding one soup with `records`.
     static func withSoup(_ soup: String, _ specs: [IndexSpec], _ records: [JSONValue]) throws -> SoupFixture {
         let fixture = try SoupFixture()
