@@ -23,42 +23,64 @@ package struct SipHash: Sendable {
         key1 = Self.littleEndian(bytes, 8)
     }
 
-    /// The 64-bit SipHash-2-4 of `first`, then `second`, read as one message.
-    package func hash(
-        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer = UnsafeRawBufferPointer(start: nil, count: 0)
-    )
-        -> UInt64
-    {
-        var state = (
-            key0 ^ 0x736f_6d65_7073_6575, key1 ^ 0x646f_7261_6e64_6f6d, key0 ^ 0x6c79_6765_6e65_7261,
-            key1 ^ 0x7465_6462_7974_6573
-        )
-        var word: UInt64 = 0
-        var length = 0
-        for part in [first, second] {
-            for byte in part {
-                word |= UInt64(byte) << (8 * UInt64(length % 8))
-                length += 1
-                if length % 8 == 0 {
-                    Self.compress(&state, word)
-                    word = 0
-                }
-            }
-        }
-        Self.compress(&state, word | UInt64(truncatingIfNeeded: length) << 56)
-        state.2 ^= 0xFF
-        for _ in 0..<4 { Self.round(&state) }
-        return state.0 ^ state.1 ^ state.2 ^ state.3
+    /// The 64-bit SipHash-2-4 of `message`.
+    package func hash(_ message: UnsafeRawBufferPointer) -> UInt64 {
+        var absorber = Absorber(key0: key0, key1: key1)
+        absorber.absorb(message)
+        return absorber.finish()
     }
 
-    private static func compress(_ state: inout (UInt64, UInt64, UInt64, UInt64), _ word: UInt64) {
+    /// The 64-bit SipHash-2-4 of `first`, the byte `separator`, then `second`, read as one message.
+    package func hash(_ first: UnsafeRawBufferPointer, separator: UInt8, _ second: UnsafeRawBufferPointer) -> UInt64 {
+        var absorber = Absorber(key0: key0, key1: key1)
+        absorber.absorb(first)
+        absorber.absorb(separator)
+        absorber.absorb(second)
+        return absorber.finish()
+    }
+
+    /// The state of one hash: bytes are taken in eight at a time.
+    private struct Absorber {
+        var state: (UInt64, UInt64, UInt64, UInt64)
+        var word: UInt64 = 0
+        var length = 0
+
+        init(key0: UInt64, key1: UInt64) {
+            state = (
+                key0 ^ 0x736f_6d65_7073_6575, key1 ^ 0x646f_7261_6e64_6f6d, key0 ^ 0x6c79_6765_6e65_7261,
+                key1 ^ 0x7465_6462_7974_6573
+            )
+        }
+
+        mutating func absorb(_ bytes: UnsafeRawBufferPointer) {
+            for byte in bytes { absorb(byte) }
+        }
+
+        mutating func absorb(_ byte: UInt8) {
+            word |= UInt64(byte) << (8 * UInt64(length % 8))
+            length += 1
+            if length % 8 == 0 {
+                SipHash.compress(&state, word)
+                word = 0
+            }
+        }
+
+        mutating func finish() -> UInt64 {
+            SipHash.compress(&state, word | UInt64(truncatingIfNeeded: length) << 56)
+            state.2 ^= 0xFF
+            for _ in 0..<4 { SipHash.round(&state) }
+            return state.0 ^ state.1 ^ state.2 ^ state.3
+        }
+    }
+
+    fileprivate static func compress(_ state: inout (UInt64, UInt64, UInt64, UInt64), _ word: UInt64) {
         state.3 ^= word
         round(&state)
         round(&state)
         state.0 ^= word
     }
 
-    private static func round(_ state: inout (UInt64, UInt64, UInt64, UInt64)) {
+    fileprivate static func round(_ state: inout (UInt64, UInt64, UInt64, UInt64)) {
         state.0 &+= state.1
         state.1 = rotate(state.1, 13) ^ state.0
         state.0 = rotate(state.0, 32)

@@ -69,12 +69,13 @@ final class StoreCipher: ValueSealer {
         let box = try AES.GCM.seal(
             value, using: dataKey, nonce: try takeNonce(),
             authenticating: Self.context(key: key, database: database))
+        // `combined` is nonce, ciphertext and tag in one buffer: one copy, where asking for the
+        // ciphertext and the tag makes a buffer of each.
+        guard let combined = box.combined else { preconditionFailure("a 12-byte nonce always combines") }
         var sealed: [UInt8] = []
         sealed.reserveCapacity(value.count + Self.overheadByteCount)
         sealed.append(generation)
-        box.nonce.withUnsafeBytes { sealed.append(contentsOf: $0) }
-        sealed.append(contentsOf: box.ciphertext)
-        sealed.append(contentsOf: box.tag)
+        sealed.append(contentsOf: combined)
         return sealed
     }
 
@@ -137,9 +138,8 @@ final class StoreCipher: ValueSealer {
 
     /// The tag of an empty value: SipHash of its database's name, a zero byte and its key.
     private static func tag(_ mac: SipHash, key: UnsafeRawBufferPointer, database: String) -> [UInt8] {
-        var name = Array(database.utf8)
-        name.append(0)
-        let tag = name.withUnsafeBytes { mac.hash($0, key) }
+        var name = database
+        let tag = name.withUTF8 { mac.hash(UnsafeRawBufferPointer($0), separator: 0, key) }
         return withUnsafeBytes(of: tag.littleEndian) { Array($0) }
     }
 

@@ -12,12 +12,14 @@ import Testing
         #expect(fifteen.withUnsafeBytes { sipHash.hash($0) } == 0xa129_ca61_49be_45e5)
     }
 
-    @Test func aMessageSplitInTwoPartsHashesAsTheWhole() {
+    @Test func twoPartsAndASeparatorHashAsTheWholeMessage() {
         let message = Array(UInt8(0)...UInt8(40))
         let whole = message.withUnsafeBytes { sipHash.hash($0) }
-        for cut in [0, 1, 7, 8, 9, 20, 41] {
+        for cut in [0, 1, 7, 8, 9, 20, 40] {
             let split = message[..<cut].withUnsafeBytes { first in
-                message[cut...].withUnsafeBytes { second in sipHash.hash(first, second) }
+                message[(cut + 1)...].withUnsafeBytes { second in
+                    sipHash.hash(first, separator: message[cut], second)
+                }
             }
             #expect(split == whole, "cut at \(cut)")
         }
