@@ -98,6 +98,7 @@ struct SoupBenchmark {
         var options = JournalOptions()
         options.environment.mapSizeBytes = 8 << 30
         options = BenchmarkEncryption.applied(to: options)
+        if CommandLine.arguments.contains("--keep-all-history") { options.retention = .unlimited }
         let clock = ManualWallClock(tick: .milliseconds(1))
         let journal = try Journal(
             directory: directory.appending("soups"), projections: [SoupProjection()], clock: clock, options: options,
