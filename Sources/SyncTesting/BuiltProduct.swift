@@ -79,5 +79,8 @@ extension Process {
         while isRunning {
             try? await Task.sleep(for: .milliseconds(5))
         }
+        // `isRunning` turns false before Foundation has recorded how the process ended; reading
+        // `terminationReason` in that window traps. This returns once it is recorded.
+        waitUntilExit()
     }
 }

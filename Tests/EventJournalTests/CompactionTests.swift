@@ -257,7 +257,7 @@ import Testing
     /// moments; after every kill the store opens, verifies from its horizon, its kind counts
     /// are those of every entry ever appended, and the archive continues without a gap or a
     /// repeat up to the horizon.
-    @Test func compactionInterruptedBySIGKILLAtSeededMomentsLeavesAValidStore() async throws {
+    @Test func compactionInterruptedBySIGKILLAtSeededMomentsLeavesAValidStore() throws {
         let fixture = try JournalFixture("compact-crash")
         defer { fixture.directory.remove() }
         let store = fixture.directory.appending("store")
@@ -271,9 +271,9 @@ import Testing
         options.compactionArchive = archive
         for round in 0..<killCount {
             let child = try writer.start([store.path, String(round), archive.path])
-            try await Task.sleep(for: .microseconds(UInt32.random(in: 5_000...150_000, using: &generator)))
+            usleep(UInt32.random(in: 5_000...150_000, using: &generator))
             kill(child.processIdentifier, SIGKILL)
-            await child.exited()
+            child.waitUntilExit()
             #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
 
             let journal = try fixture.open(options: options)
