@@ -33,6 +33,8 @@ let package = Package(
         // Hummingbird's own dependencies, named because the simulator imports NIOCore and HTTPTypes.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // `swift package generate-documentation`: Scripts/docs builds the DocC catalogues with it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // MARK: - Foundations
@@ -40,7 +42,7 @@ let package = Package(
         .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore"]),
 
         // MARK: - Storage: LMDB and the event journal
-        .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"])]),
+        .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
         .target(name: "LMDBStore", dependencies: ["CLMDB"]),
         .target(name: "EventJournal", dependencies: ["LMDBStore", "SyncCore", crypto, logging]),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "SyncCore", "SyncTesting"]),

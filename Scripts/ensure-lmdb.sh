@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
-# Installs Debian's liblmdb-dev when pkg-config cannot find LMDB. Sourced by the set-up scripts,
-# because nothing installed by hand survives a fresh machine.
+# Installs LMDB when pkg-config cannot find it: Debian's liblmdb-dev with apt-get, or on macOS
+# Homebrew's lmdb (and pkgconf, whose search path is how SwiftPM finds Homebrew's lmdb.pc).
+# Sourced by the set-up scripts, because nothing installed by hand survives a fresh machine.
 if ! pkg-config --exists lmdb 2>/dev/null; then
-    echo "liblmdb-dev is missing: installing it with apt-get" >&2
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq liblmdb-dev pkg-config
+    if [ "$(uname -s)" = "Darwin" ]; then
+        if ! command -v brew >/dev/null 2>&1; then
+            echo "LMDB is missing: install Homebrew (https://brew.sh), then: brew install lmdb pkgconf" >&2
+            exit 1
+        fi
+        echo "lmdb is missing: installing it with brew" >&2
+        brew install lmdb pkgconf
+    else
+        echo "liblmdb-dev is missing: installing it with apt-get" >&2
+        SUDO=""
+        if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+        $SUDO apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq liblmdb-dev pkg-config
+    fi
 fi

@@ -13,18 +13,28 @@ enum FileDurability {
     /// How much of a file is copied or checksummed at a time.
     static let chunkSizeBytes = 4 << 20
 
-    /// Forces the file's data to the disk (`fsync`).
+    /// Forces the file's data to the disk (`fsync`; `F_FULLFSYNC` on Apple platforms).
     static func flushFile(_ url: URL) throws {
         try withDescriptor(url, flags: O_RDONLY) { descriptor in
-            guard fsync(descriptor) == 0 else { throw posixError("fsync", url) }
+            guard flush(descriptor) else { throw posixError("fsync", url) }
         }
     }
 
     /// Forces the directory's entries (names created, renamed or removed) to the disk.
     static func flushDirectory(_ url: URL) throws {
         try withDescriptor(url, flags: O_RDONLY | O_DIRECTORY) { descriptor in
-            guard fsync(descriptor) == 0 else { throw posixError("fsync", url) }
+            guard flush(descriptor) else { throw posixError("fsync", url) }
         }
+    }
+
+    /// Syncs one open file. On Apple platforms `fsync` only hands the data to the drive, which
+    /// may keep it in a volatile cache; `F_FULLFSYNC` asks the drive to write it out, and plain
+    /// `fsync` remains for file systems that refuse it.
+    private static func flush(_ descriptor: Int32) -> Bool {
+        #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
+        #endif
+        return fsync(descriptor) == 0
     }
 
     /// The CRC-32C and size of a file, read in chunks.

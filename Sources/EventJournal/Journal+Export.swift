@@ -33,7 +33,9 @@ extension Journal {
     /// a checksum matching its contents, and continue the sequence (starting right after this
     /// journal's last entry). Then entries are stored in transactions of
     /// ``JournalOptions/rebuildBatchSize``.
-    /// - Parameter progress: called after each batch with (entries imported, entries in the file).
+    /// - Parameters:
+    ///   - file: the export, as ``export(upTo:to:)`` writes it.
+    ///   - progress: called after each batch with (entries imported, entries in the file).
     /// - Returns: the number of entries imported.
     /// - Throws: ``JournalError/Code/malformedExport`` naming the line for a bad file; nothing
     ///   is imported then.

@@ -25,6 +25,7 @@ extension Journal {
     /// - Parameters:
     ///   - sequence: the last entry to include; clamped to the journal's last entry.
     ///   - checkpointDirectory: where checkpoints live; `checkpoints/` inside the store by default.
+    ///   - checkpointInterval: how many entries apart the history fold leaves checkpoints.
     ///   - body: reads the state through a ``ProjectionContext`` over a read-only transaction.
     /// - Complexity: one copy of a checkpoint plus the entries folded since it: at most one
     ///   interval once checkpoints exist below `sequence`.

@@ -46,7 +46,7 @@ extension Journal {
     ///   - isRelevant: whether an entry may change the value. Only when an entry committed
     ///     since the last read answers `true` is the value read again; answer `true` for every
     ///     entry the value's projections fold that could change it.
-    ///   - read: reads the value in one snapshot; it runs on the iterating task, once per
+    ///   - value: reads the value in one snapshot; it runs on the iterating task, once per
     ///     relevant wake-up, and must not write.
     /// - Returns: an observation; nothing is read until it is iterated.
     public func observeValue<Value: Equatable & Sendable>(

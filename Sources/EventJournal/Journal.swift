@@ -98,6 +98,7 @@ public final class Journal: Sendable {
     ///   - directory: the store's directory (``StoreLayout``); its `journal/` folder is accepted too.
     ///   - projections: the projections to keep; their database names must be distinct.
     ///   - clock: where entry timestamps come from.
+    ///   - options: LMDB, checkpoint, retention and boot identity settings.
     ///   - logger: where recoveries and checkpoints are logged.
     /// - Throws: ``JournalError/Code/newerFormat`` for a store of a newer format;
     ///   ``JournalError/Code/storage`` when LMDB cannot open it.

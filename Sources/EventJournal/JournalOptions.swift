@@ -4,8 +4,9 @@ public import SyncCore
 
 /// How a ``Journal`` stores its data.
 public struct JournalOptions: Sendable {
-    /// The LMDB options of both environments (map size, growth). ``EnvironmentOptions/flushesOnCommit``
-    /// applies to the journal; the projections are never synced at commit.
+    /// The LMDB options of both environments (map size, growth). LMDBStore's
+    /// `EnvironmentOptions.flushesOnCommit` applies to the journal; the projections are never
+    /// synced at commit.
     public var environment: EnvironmentOptions
 
     /// How many entries one transaction folds during a rebuild, a recovery or an import.
@@ -29,7 +30,7 @@ public struct JournalOptions: Sendable {
     public var compactionBatchSize: Int = 2_000
 
     /// Tells whether the machine restarted since the projections were last written without a
-    /// sync; see ``SyncCore/BootIdentity``.
+    /// sync; see SyncCore's `BootIdentity`.
     public var bootIdentity: any BootIdentity = SystemBootIdentity()
 
     /// Called while opening a store does long work (a migration, a restore, a fold of the

@@ -46,8 +46,10 @@ public protocol Projection: Sendable {
     ///
     /// The default lists every database key by key. Projections override it to show their
     /// domain (soups, flags, watermarks).
-    /// - Parameter filter: narrows the description, for example `["soup": "accounts"]`;
-    ///   projections ignore keys they do not know.
+    /// - Parameters:
+    ///   - context: the state to describe.
+    ///   - filter: narrows the description, for example `["soup": "accounts"]`; projections
+    ///     ignore keys they do not know.
     func describeState(in context: ProjectionContext, filter: [String: String]) throws -> JSONValue
 
     /// The oldest entry this projection's state still refers to and wants kept, or `nil`.

@@ -1,4 +1,4 @@
-/// What ``Journal/verify(scratchDirectory:)`` found.
+/// What ``Journal/verify(scratchDirectory:checkpointDirectory:checkpointInterval:progress:)`` found.
 public struct VerificationReport: Sendable, Hashable {
     /// The last sequence checked.
     public var lastSequence: UInt64

@@ -49,6 +49,9 @@ public struct Transaction {
     ///
     /// The corresponding LMDB function is `mdb_put`.
     /// - Parameters:
+    ///   - database: the database to write.
+    ///   - key: the key; its length must be within LMDB's key size limit.
+    ///   - value: the bytes to store.
     ///   - options: ``PutOptions/append`` is a fast path for keys greater than every stored key.
     /// - Throws: ``LMDBError/keyExists`` with ``PutOptions/noOverwrite`` when the key exists.
     /// - Complexity: O(log n).

@@ -50,8 +50,8 @@ public struct SyncDownRun: Hashable, Sendable {
     ///
     /// - Parameters:
     ///   - page: the page, as journaled.
-    ///   - fetchedCount: how many records the page holds, skipped ones included.
-    ///   - unchangedCount: how many of them the soup fold left alone because the soup held them
+    ///   - count: how many records the page holds, skipped ones included.
+    ///   - unchanged: how many of them the soup fold left alone because the soup held them
     ///     with the same modification date already.
     /// - Returns: the states to report, in order (possibly none).
     public mutating func apply(_ page: SyncDownPage, fetchedCount count: Int, unchangedCount unchanged: Int = 0)

@@ -36,9 +36,12 @@ public final class SyncStore: Sendable {
     /// `Journal.init(directory:projections:clock:options:logger:)`.
     ///
     /// - Parameters:
+    ///   - directory: the store's directory; created when missing.
     ///   - clock: stamps entries and `_soupLastModifiedDate`.
     ///   - idGenerator: numbers local ids; by default microsecond readings of `clock`, so ids
     ///     minted by separate runs do not collide.
+    ///   - options: the journal's options (LMDB, checkpoints, retention, observation).
+    ///   - logger: where recoveries, checkpoints and syncs are logged.
     public init(
         directory: URL, clock: any WallClock, idGenerator: (any IDGenerator)? = nil,
         options: JournalOptions = JournalOptions(), logger: Logger

@@ -3,7 +3,7 @@ public import SyncCore
 /// What a sync up does with one soup record, read from its local flags as Mobile Sync does.
 ///
 /// A record both created and deleted locally never reached the server, so it needs no call:
-/// ``requiresServerCall`` is `false` and the record is simply removed.
+/// ``requiresServerCall(_:)`` is `false` and the record is simply removed.
 public enum SyncUpAction: Hashable, Sendable {
     /// `__locally_created__`: create it (or upsert it by its external id).
     case create

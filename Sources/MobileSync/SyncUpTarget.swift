@@ -47,8 +47,10 @@ public protocol SyncUpTarget: Sendable {
 
     /// Sends up to ``maxBatchSize`` dirty records and returns one outcome per record, in order.
     ///
-    /// - Parameter fieldlist: the sync options' field list, used when the target has no
-    ///   create or update list of its own.
+    /// - Parameters:
+    ///   - records: the dirty records, at most ``maxBatchSize`` of them.
+    ///   - fieldlist: the sync options' field list, used when the target has no create or
+    ///     update list of its own.
     func syncUp(_ records: [JSONValue], fieldlist: [String]?) async throws -> [SyncUpOutcome]
     /// For each record, whether it may overwrite the server's copy under LEAVE_IF_CHANGED.
     func areNewerThanServer(_ records: [JSONValue]) async throws -> [Bool]

@@ -14,7 +14,7 @@ import Synchronization
 /// while let next = page.nextRecordsURL { page = try await client.queryMore(nextRecordsURL: next) }
 /// ```
 ///
-/// Record JSON is handed back as ``SyncCore/JSONValue`` exactly as received, so no field is lost or
+/// Record JSON is handed back as SyncCore's `JSONValue` exactly as received, so no field is lost or
 /// reformatted. On a 401 (or a 403 `Bad_OAuth_Token`) the client refreshes the access token once
 /// with the refresh token, reports the new credentials to `onCredentialsRefresh`, and replays the
 /// request once. Idempotent requests are retried per ``RetryPolicy``.

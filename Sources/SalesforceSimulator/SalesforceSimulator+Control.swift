@@ -47,6 +47,9 @@ extension SalesforceSimulator {
     /// advance, but recent items, the request log and API usage do not change.
     ///
     /// - Parameters:
+    ///   - type: the sObject type, for example `Account`.
+    ///   - id: the record to update; `nil` creates a record with a new id.
+    ///   - fields: the fields to set; on an update, the fields not named keep their values.
     ///   - modifiedAt: the start of the transaction that commits the write now: the record's
     ///     `LastModifiedDate` and `SystemModstamp` (truncated to the second), which Salesforce
     ///     takes from a transaction's start, so a long transaction commits a record dated

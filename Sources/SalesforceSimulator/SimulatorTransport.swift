@@ -6,7 +6,7 @@ public import SalesforceAPI
 /// Requests go straight to ``SalesforceSimulator/handle(_:)``, so the whole client — retries,
 /// token refresh, error decoding — runs as over HTTP, deterministically and fast: what seeded
 /// simulations and engine benchmarks need. A response that drops the connection becomes the
-/// same ``TransportFailure`` a real dropped connection gives.
+/// same SalesforceAPI `TransportFailure` a real dropped connection gives.
 public struct SimulatorTransport: HTTPTransport {
     private let simulator: SalesforceSimulator
 

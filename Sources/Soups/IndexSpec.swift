@@ -31,7 +31,7 @@ public enum IndexType: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case floating
     /// The JSON value itself, ordered as SQLite orders `json_extract`: numbers before text.
     case json1
-    /// Text as for ``string``, also tokenized for ``QuerySpec/match(_:path:expression:)`` queries.
+    /// Text as for ``string``, also tokenized for ``QuerySpec/match(_:path:expression:orderPath:order:pageSize:)`` queries.
     case fullText = "full_text"
     /// Text as for ``string``, but the index holds only a keyed digest of it (HMAC-SHA256 under
     /// the store's index key), so the store's files do not reveal the values nor their order.

@@ -7,8 +7,10 @@ extension JSONValue {
     /// Sync up uses it to pick the fields it sends, so a field list names fields the way index
     /// specs do.
     ///
-    /// - Parameter keepsNull: whether a present JSON null is returned as `.null` (`true`) or
-    ///   counts as absent (`false`, the index form).
+    /// - Parameters:
+    ///   - path: the dotted path, for example `Owner.Name`.
+    ///   - keepsNull: whether a present JSON null is returned as `.null` (`true`) or counts as
+    ///     absent (`false`, the index form).
     public func projected(_ path: String, keepsNull: Bool = true) -> JSONValue? {
         SoupPath.project(self, path, keepsNull: keepsNull)
     }

@@ -5,7 +5,9 @@ extension SoupProjection {
     /// The soups as people read them (`journal-replay state`): per soup its index specs, its
     /// records by `_soupEntryId`, and the `_soupEntryId`s of its dirty records.
     ///
-    /// - Parameter filter: `["soup": name]` describes that soup only.
+    /// - Parameters:
+    ///   - context: the state to describe.
+    ///   - filter: `["soup": name]` describes that soup only.
     /// - Throws: ``SoupError/Code/unknownSoup`` when the filter names a soup that does not
     ///   exist (at the state's point in the journal).
     public func describeState(in context: ProjectionContext, filter: [String: String]) throws -> JSONValue {

@@ -6,7 +6,9 @@ extension SoupStore {
     ///
     /// Each result is the whole record, or, when the spec has `selectPaths`, an array of the
     /// values at those paths.
-    /// - Parameter pageIndex: the 0-based page; page `k` starts after `k × pageSize` results.
+    /// - Parameters:
+    ///   - spec: the soup, filter, order, page size and selected paths.
+    ///   - pageIndex: the 0-based page; page `k` starts after `k × pageSize` results.
     /// - Throws: ``SoupError/Code/unknownSoup``, ``SoupError/Code/noIndexForPath`` for a
     ///   filter on a path with no index, ``SoupError/Code/invalidQuery`` for a bad page or
     ///   match expression.

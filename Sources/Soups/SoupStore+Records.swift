@@ -23,7 +23,7 @@ extension SoupStore {
         }
     }
 
-    /// Saves one new record; see ``create(_:_:)-([JSONValue])``.
+    /// Saves one new record; see ``create(_:_:)->[JSONValue]``.
     @discardableResult
     public func create(_ soup: String, _ record: JSONValue) throws -> JSONValue {
         try create(soup, [record])[0]
@@ -87,7 +87,7 @@ extension SoupStore {
         }
     }
 
-    /// Creates or replaces one record; see ``upsert(_:_:externalIdPath:)-([JSONValue],_)``.
+    /// Creates or replaces one record; see ``upsert(_:_:externalIdPath:)->[JSONValue]``.
     @discardableResult
     public func upsert(_ soup: String, _ record: JSONValue, externalIdPath: String? = nil) throws -> JSONValue {
         try upsert(soup, [record], externalIdPath: externalIdPath)[0]

@@ -42,6 +42,7 @@ public final class SoupStore: Sendable {
     /// Creates a store over `journal`, which must have been opened with a ``SoupProjection``.
     ///
     /// - Parameters:
+    ///   - journal: the journal the store writes its entries to and reads its soups from.
     ///   - clock: gives `_soupLastModifiedDate`.
     ///   - idGenerator: gives the numbers of local ids (`local_<n>`) in ``createLocally(_:_:idPath:)``.
     public init(journal: Journal, clock: any WallClock, idGenerator: any IDGenerator) {

@@ -33,7 +33,9 @@ public struct BuiltProduct: Sendable {
 
     /// Starts the executable without waiting for it.
     ///
-    /// - Parameter quietly: discard its output instead of sharing the test's.
+    /// - Parameters:
+    ///   - arguments: the command-line arguments, without the executable's name.
+    ///   - quietly: discard its output instead of sharing the test's.
     public func start(_ arguments: [String], quietly: Bool = false) throws -> Process {
         let process = Process()
         process.executableURL = url

@@ -31,7 +31,8 @@ public struct KindCountsProjection: Projection {
         try counts(in: reader.projectionContext)
     }
 
-    /// The counts by kind in a projection state, as ``Journal/withState(asOf:checkpointDirectory:checkpointInterval:_:)`` gives one.
+    /// The counts by kind in a projection state, as EventJournal's
+    /// `Journal.withState(asOf:checkpointDirectory:checkpointInterval:_:)` gives one.
     public static func counts(in state: ProjectionContext) throws -> [String: UInt64] {
         var counts: [String: UInt64] = [:]
         try state.transaction.withCursor(state.database(named: databaseName)) { cursor in

@@ -73,8 +73,10 @@ public protocol SyncDownTarget: Sendable {
     /// The ids of every record the target would fetch now, ignoring the watermark: what ghost
     /// cleaning keeps.
     ///
-    /// - Parameter localIds: the ids of the sync's clean local records, for targets that can only
-    ///   check given ids (MRU, Refresh).
+    /// - Parameters:
+    ///   - context: the sync being cleaned, the store's soups and the REST client.
+    ///   - localIds: the ids of the sync's clean local records, for targets that can only check
+    ///     given ids (MRU, Refresh).
     func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String>
 
     /// For a target that writes more than the sync's soup: the ids it would fetch now into each

@@ -34,7 +34,7 @@ public final class ReplayTransport: HTTPTransport {
 
     /// Answers `request` with the next recorded exchange when it is the recorded request.
     ///
-    /// - Throws: the recorded ``TransportFailure`` for a request that got no answer, or the
+    /// - Throws: the recorded SalesforceAPI `TransportFailure` for a request that got no answer, or the
     ///   ``SessionReplayError`` of the first divergence.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let live = RecordedExchange.Request(request)

@@ -116,7 +116,7 @@ public final class SyncSimulation {
     }
 
     /// How often the step list compacts the journal explicitly (beside the automatic
-    /// compactions of ``retention``).
+    /// compactions its stores' retention policy makes).
     public static let compactionEvery = 25
 
     /// Runs `steps` against a fresh store and simulator made from `seed`.
