@@ -39,6 +39,10 @@ extension Journal {
     ///
     /// The store must not be open anywhere else, in this process or another.
     /// - Parameters:
+    ///   - directory: the store's directory (``StoreLayout``).
+    ///   - oldKey: the key the store is encrypted with now.
+    ///   - newKey: the key that opens the store afterwards.
+    ///   - options: the options the store is opened with; their `environment` is used.
     ///   - batchSize: values sealed again per commit, so no transaction grows large.
     ///   - progress: called after each batch.
     /// - Throws: ``JournalError/Code/storeInUse`` while a journal has the store open;

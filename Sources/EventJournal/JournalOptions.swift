@@ -44,7 +44,7 @@ public struct JournalOptions: Sendable {
     /// (decision 0006). A new store is created encrypted; an existing store opens only with
     /// the key it was created with (``JournalError/Code/wrongKey``,
     /// ``JournalError/Code/keyRequired``, ``JournalError/Code/notEncrypted``). Re-key with
-    /// ``Journal/rotateKey(directory:from:to:options:progress:)``.
+    /// ``Journal/rotateKey(directory:from:to:options:batchSize:progress:)``.
     ///
     /// - Warning: Without a key, records, server pages and sync states are written to disk in
     ///   plaintext, readable by anyone who can read the store's files. Ship apps with a key.

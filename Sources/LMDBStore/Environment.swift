@@ -53,8 +53,12 @@ public final class Environment: Sendable {
     ///
     /// The corresponding LMDB functions are `mdb_env_create`, `mdb_env_set_mapsize`,
     /// `mdb_env_set_maxdbs`, `mdb_env_set_maxreaders` and `mdb_env_open`.
-    /// - Parameter sealer: seals every value written and opens every value read, in the
-    ///   databases it says it seals (encryption at rest); `nil` stores values as given.
+    /// - Parameters:
+    ///   - directory: the folder holding `data.mdb` and `lock.mdb`.
+    ///   - options: the map size and its growth, sync at commit, the reader and database limits
+    ///     and the files' mode.
+    ///   - sealer: seals every value written and opens every value read, in the databases it
+    ///     says it seals (encryption at rest); `nil` stores values as given.
     /// - Throws: ``LMDBError`` when LMDB refuses (for example ``LMDBError/invalid`` for a file
     ///   that is not an LMDB store), or a Foundation error when the directory cannot be made.
     public init(
