@@ -36,7 +36,7 @@ public enum IndexType: String, Hashable, Sendable, CaseIterable, CustomStringCon
     /// Text as for ``string``, but the index holds only a keyed digest of it (HMAC-SHA256 under
     /// the store's index key), so the store's files do not reveal the values nor their order.
     /// It answers exact matches only; ranges, `like` and ordering by it are refused. Needs an
-    /// encrypted store (``EventJournal/JournalOptions/encryption``). Not a Mobile SDK type.
+    /// encrypted store (EventJournal's `JournalOptions.encryption`). Not a Mobile SDK type.
     case hashed
 
     /// The type's name in Mobile SDK's JSON (`full_text` for ``fullText``).
