@@ -214,7 +214,10 @@ struct CheckpointStore {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix("partial-") || name.hasSuffix(".partial") {
             let parts = name.split(separator: "-")
-            if parts.count >= 2, let pid = Int32(parts[1]), pid == getpid() || kill(pid, 0) == 0 { continue }
+            // EPERM: the process exists but is not ours to signal (another user, a sandbox): alive.
+            if parts.count >= 2, let pid = Int32(parts[1]), pid == getpid() || kill(pid, 0) == 0 || errno == EPERM {
+                continue
+            }
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
     }
