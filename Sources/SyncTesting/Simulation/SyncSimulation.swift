@@ -412,6 +412,13 @@ public final class SyncSimulation {
     /// interrupted by crashes and power losses.
     static let retention = RetentionPolicy(entryCount: 120)
 
+    /// Odd seeds run on an encrypted store (which keeps no plaintext compaction archive), so
+    /// crashes, power losses and compactions also meet sealed values; even seeds on a plaintext
+    /// one with an archive. What the store decides is the same either way.
+    var isEncrypted: Bool {
+        seed % 2 == 1
+    }
+
     func reopen() throws {
         manager = nil
         store = nil
@@ -419,7 +426,12 @@ public final class SyncSimulation {
         options.bootIdentity = boot
         options.checkpoints.entryCountMax = Self.checkpointEntryCountMax
         options.retention = Self.retention
-        options.compactionArchive = directory.appending("archive.jsonl")
+        if isEncrypted {
+            options.encryption = try StoreKey(
+                bytes: withUnsafeBytes(of: seed.bigEndian) { Array($0) } + [UInt8](repeating: 0xE5, count: 24))
+        } else {
+            options.compactionArchive = directory.appending("archive.jsonl")
+        }
         let store = try SyncStore(
             directory: directory.appending("store"), clock: clock, idGenerator: ClockIDGenerator(clock: clock),
             options: options, logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
