@@ -193,6 +193,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.directory.appending("archive.jsonl").path))
     }
 
+    @Test func observersOfAnEncryptedStoreSeeItsEntriesAndValuesInTheClear() async throws {
+        let fixture = try JournalFixture("encrypted-observe")
+        defer { fixture.directory.remove() }
+        let journal = try fixture.open(options: Self.options(Self.keyA))
+        try journal.append(Self.secret(1))
+        var entries = try journal.observeEntries(after: 0).makeAsyncIterator()
+        var counts = journal.observeValue(
+            reevaluatingFor: { $0.kind == "note.added" }, read: { try $0.count(of: "note.added") }
+        ).makeAsyncIterator()
+        #expect(try await entries.next()?.header["owner"] == .string("\(Self.marker)-header-1"))
+        #expect(try await counts.next() == 1)
+        try journal.append(Self.secret(2))
+        #expect(try await entries.next()?.header["owner"] == .string("\(Self.marker)-header-2"))
+        #expect(try await counts.next() == 2)
+    }
+
     /// The code of the journal error `body` throws, or `nil` when it throws none.
     static func failure<T>(_ body: () throws -> T) -> JournalError.Code? {
         do {
