@@ -54,7 +54,10 @@ import Testing
         let query = try run(["query", "accounts", "--exact", "Name=Acme Secret Works"], environment: environment)
         #expect(query.standardOutput.contains("Acme Secret Works"))
 
-        let replay = try BuiltProduct("journal-replay").run(["verify", store], environment: environment)
-        #expect(replay.status == 0, "\(replay.standardError)")
+        let replay = try BuiltProduct("journal-replay")
+        let verified = try replay.run(["verify", store], environment: environment)
+        #expect(verified.status == 0, "\(verified.standardError)")
+        let info = try replay.run(["info", store], environment: environment)
+        #expect(info.standardOutput.contains("encryption:     AES-GCM"), "\(info.standardOutput)")
     }
 }

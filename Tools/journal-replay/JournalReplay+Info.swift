@@ -27,6 +27,7 @@ extension JournalReplay {
                     }
                     return [
                         "store": .string(store), "formatVersion": .number(JSONNumber(Int64(statistics.formatVersion))),
+                        "encrypted": .bool(journal.isEncrypted),
                         "lastSequence": .number(JSONNumber(Int64(last))), "kinds": .object(kinds),
                         "firstTimestamp": first.map { .string($0.timestamp.salesforceFormat) } ?? .null,
                         "lastTimestamp": newest.map { .string($0.timestamp.salesforceFormat) } ?? .null,
@@ -52,6 +53,10 @@ extension JournalReplay {
             }
             print("store:          \(store)")
             print("format version: \(summary["formatVersion"]?.number?.text ?? "")")
+            print(
+                "encryption:     "
+                    + (summary["encrypted"] == .bool(true)
+                        ? "AES-GCM, per-store keys (decision 0006)" : "none: the files are plaintext"))
             print("entries:        \(summary["lastSequence"]?.number?.text ?? "0")")
             let horizon = summary["horizon"]?.number?.text ?? "1"
             print(
