@@ -209,6 +209,22 @@ import Testing
         #expect(try await counts.next() == 2)
     }
 
+    @Test func aCompactCopyOfAnEncryptedStoreStaysSealedAndOpensWithTheSameKey() throws {
+        let fixture = try JournalFixture("encrypted-copy")
+        defer { fixture.directory.remove() }
+        try Self.fill(fixture, key: Self.keyA, count: 25)
+        let copy = fixture.directory.appending("copy")
+        do {
+            let journal = try fixture.open(options: Self.options(Self.keyA))
+            _ = try journal.writeCompactCopy(to: copy)
+        }
+        #expect(Self.files(under: copy, holding: Self.marker) == [])
+        #expect(Self.failure { try fixture.open(options: Self.options(Self.keyB), subdirectory: "copy") } == .wrongKey)
+        let reopened = try fixture.open(options: Self.options(Self.keyA), subdirectory: "copy")
+        #expect(try reopened.read { try KindCountsProjection.counts(in: $0) } == ["note.added": 25])
+        #expect(try reopened.verify().isConsistent)
+    }
+
     /// The code of the journal error `body` throws, or `nil` when it throws none.
     static func failure<T>(_ body: () throws -> T) -> JournalError.Code? {
         do {
