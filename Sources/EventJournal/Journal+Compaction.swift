@@ -417,8 +417,12 @@ extension Journal {
             // restored, folded, saved), so it waits until the entries it would remove are worth
             // a good part of them: the cost per byte appended stays constant, where a fixed
             // slack made a large initial sync down compact at every page (quadratic).
-            let slack = max(bytes / 4, try projectionEnvironment.usedBytes() / Self.compactionSlackDivisor)
-            if end.journalBytes > bytes + slack { return true }
+            // The projections' size is read only once the fixed slack is passed: most writes stop here.
+            if end.journalBytes > bytes + bytes / 4,
+                end.journalBytes > bytes + (try projectionEnvironment.usedBytes()) / Self.compactionSlackDivisor
+            {
+                return true
+            }
         }
         if let age = policy.age {
             let first = try firstEntryTimestamp(horizon.firstSequence, in: journalTransaction)

@@ -9,9 +9,11 @@ package struct SipHash: Sendable {
     private let key0: UInt64
     private let key1: UInt64
 
-    /// A function keyed with 16 bytes derived (HKDF-SHA256) from `secret` for `purpose`.
-    init(derivedFrom secret: SymmetricKey, purpose: String) {
-        let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: secret, info: Array(purpose.utf8), outputByteCount: 16)
+    /// The MAC of empty sealed values under `dataKey`: keyed with 16 bytes derived from it
+    /// (HKDF-SHA256, info `syncjournal.empty-value`).
+    init(derivedFrom dataKey: SymmetricKey) {
+        let key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: dataKey, info: Array("syncjournal.empty-value".utf8), outputByteCount: 16)
         self.init(key: key.withUnsafeBytes { Array($0) })
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LMDBStore
+import SyncCore
 import Synchronization
 
 /// Seals every value of a store's environments with AES-GCM (decision 0006).
@@ -28,10 +29,14 @@ final class StoreCipher: ValueSealer {
     /// Bytes of a sealed empty value.
     static let emptyValueByteCount = 1 + 8
 
+    /// The keys in use, and the MACs of empty values derived from them once, by generation.
+    private struct Keys {
+        var ring: StoreKeyRing
+        var emptyValueMACs: [UInt8: SipHash]
+    }
+
     /// `nil` until opening the store has read (or made) its key record.
-    private let ring = Mutex<StoreKeyRing?>(nil)
-    /// The prepared MACs of empty values, by generation, made when the ring is set.
-    private let emptyValueMACs = Mutex<[UInt8: SipHash]>([:])
+    private let keys = Mutex<Keys?>(nil)
     /// The next nonce, as a 96-bit counter (high 32 bits, low 64 bits) from a random start.
     private let nextNonce: Mutex<(high: UInt32, low: UInt64)> = {
         let start = SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
@@ -42,14 +47,12 @@ final class StoreCipher: ValueSealer {
 
     /// The keys in use.
     var keyRing: StoreKeyRing? {
-        get { ring.withLock { $0 } }
+        get { keys.withLock { $0?.ring } }
         set {
-            var macs: [UInt8: SipHash] = [:]
-            for generation in newValue.map({ Array($0.dataKeys.keys) }) ?? [] {
-                macs[generation] = newValue?.emptyValueMAC(generation: generation)
+            let derived = newValue.map { ring in
+                Keys(ring: ring, emptyValueMACs: ring.dataKeys.mapValues { SipHash(derivedFrom: $0) })
             }
-            emptyValueMACs.withLock { $0 = macs }
-            ring.withLock { $0 = newValue }
+            keys.withLock { $0 = derived }
         }
     }
 
@@ -59,12 +62,17 @@ final class StoreCipher: ValueSealer {
 
     func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
         if value.isEmpty {
-            guard let generation = ring.withLock({ $0?.current }),
-                let mac = emptyValueMACs.withLock({ $0[generation] })
+            guard
+                let (generation, mac) = keys.withLock({ keys in
+                    keys.map { ($0.ring.current, $0.emptyValueMACs[$0.ring.current]!) }
+                })
             else { throw JournalError(.keyRequired, "the store's keys are not loaded yet") }
             return [generation] + Self.tag(mac, key: key, database: database)
         }
-        guard let (generation, dataKey) = ring.withLock({ ring in ring.map { ($0.current, $0.dataKeys[$0.current]!) } })
+        guard
+            let (generation, dataKey) = keys.withLock({ keys in
+                keys.map { ($0.ring.current, $0.ring.dataKeys[$0.ring.current]!) }
+            })
         else { throw JournalError(.keyRequired, "the store's keys are not loaded yet") }
         let box = try AES.GCM.seal(
             value, using: dataKey, nonce: try takeNonce(),
@@ -81,7 +89,7 @@ final class StoreCipher: ValueSealer {
 
     func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
         if sealed.count == Self.emptyValueByteCount {
-            guard let mac = emptyValueMACs.withLock({ $0[sealed[0]] }) else {
+            guard let mac = keys.withLock({ $0?.emptyValueMACs[sealed[0]] }) else {
                 throw tampered(
                     key: key, database: database,
                     "is sealed under key generation \(sealed[0]), which the store does not hold")
@@ -95,7 +103,7 @@ final class StoreCipher: ValueSealer {
         guard sealed.count >= Self.overheadByteCount else {
             throw tampered(key: key, database: database, "is too short to be sealed")
         }
-        guard let dataKey = ring.withLock({ $0?.dataKeys[sealed[0]] }) else {
+        guard let dataKey = keys.withLock({ $0?.ring.dataKeys[sealed[0]] }) else {
             throw tampered(
                 key: key, database: database,
                 "is sealed under key generation \(sealed[0]), which the store does not hold")
@@ -127,7 +135,7 @@ final class StoreCipher: ValueSealer {
     /// HMAC-SHA256 under the store's index key, cut to 16 bytes: equal values still match,
     /// and nobody without the key can test a guess against the digest.
     func keyedDigest(of bytes: [UInt8]) -> [UInt8] {
-        guard let indexKey = ring.withLock({ $0?.indexKey }) else { return [] }
+        guard let indexKey = keys.withLock({ $0?.ring.indexKey }) else { return [] }
         return Array(HMAC<SHA256>.authenticationCode(for: bytes, using: indexKey).prefix(16))
     }
 
@@ -161,8 +169,7 @@ final class StoreCipher: ValueSealer {
             sequence = key.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             place = "entry \(sequence!)"
         } else {
-            let hex = key.map { byte in String(byte >> 4, radix: 16) + String(byte & 0xF, radix: 16) }.joined()
-            place = "the value of key 0x\(hex) in \(database)"
+            place = "the value of key 0x\(Hexadecimal.string(key)) in \(database)"
         }
         return JournalError(
             .tampered,

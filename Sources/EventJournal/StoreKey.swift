@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import SyncCore
 
 /// The 256-bit key an app encrypts a store with (see ``JournalOptions/encryption``).
 ///
@@ -62,12 +63,7 @@ public struct StoreKey: Sendable {
     ///
     /// Keys must never come from a seeded generator, so this one is not injectable.
     public static func generateHex() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { bytes in
-            bytes.map { byte in
-                let digits = Array("0123456789abcdef".utf8)
-                return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
-            }.joined()
-        }
+        SymmetricKey(size: .bits256).withUnsafeBytes { Hexadecimal.string($0) }
     }
 
     private static func nibble(_ digit: UInt8) -> UInt8? {

@@ -21,12 +21,6 @@ struct StoreKeyRing: Sendable {
         self.indexKey = indexKey
     }
 
-    /// The MAC of empty values sealed under `generation`, keyed with a key derived from that
-    /// generation's data key; `nil` for a generation not held.
-    func emptyValueMAC(generation: UInt8) -> SipHash? {
-        dataKeys[generation].map { SipHash(derivedFrom: $0, purpose: "syncjournal.empty-value") }
-    }
-
     static let recordVersion: UInt8 = 1
     static let wrappedByteCount = 12 + StoreKey.byteCount + 16
 

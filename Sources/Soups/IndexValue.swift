@@ -207,7 +207,6 @@ extension IndexValue {
         guard let digest = transaction.keyedDigest(of: Array(text.utf8)), !digest.isEmpty else {
             throw SoupError(.invalidIndexSpec, "a hashed index needs an encrypted store: open the store with a key")
         }
-        let digits = Array("0123456789abcdef".utf8)
-        return .text(String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self))
+        return .text(Hexadecimal.string(digest))
     }
 }
