@@ -12,10 +12,12 @@ let package = Package(
     name: "SyncJournal",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "SyncCore", targets: ["SyncCore"]),
+        .library(name: "Determinism", targets: ["Determinism"]),
+        .library(name: "LosslessJSON", targets: ["LosslessJSON"]),
         .library(name: "LMDBStore", targets: ["LMDBStore"]),
         .library(name: "EventJournal", targets: ["EventJournal"]),
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
+        .library(name: "SyncReplay", targets: ["SyncReplay"]),
         .executable(name: "msync", targets: ["msync"]),
         .executable(name: "journal-replay", targets: ["journal-replay"]),
         .library(name: "SalesforceAPI", targets: ["SalesforceAPI"]),
@@ -38,29 +40,33 @@ let package = Package(
     ],
     targets: [
         // MARK: - Foundations
-        .target(name: "SyncCore"),
-        .testTarget(name: "SyncCoreTests", dependencies: ["SyncCore"]),
+        .target(name: "Determinism"),
+        .testTarget(name: "DeterminismTests", dependencies: ["Determinism"]),
+        .target(name: "LosslessJSON"),
+        .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
 
         // MARK: - Storage: LMDB and the event journal
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
         .target(name: "LMDBStore", dependencies: ["CLMDB"]),
-        .target(name: "EventJournal", dependencies: ["LMDBStore", "SyncCore", crypto, logging]),
-        .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "SyncCore", "SyncTesting"]),
+        .target(name: "EventJournal", dependencies: ["LMDBStore", "Determinism", "LosslessJSON", crypto, logging]),
+        .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "Determinism", "LosslessJSON", "SyncTesting"]),
         .testTarget(
             name: "EventJournalTests",
-            dependencies: ["EventJournal", "LMDBStore", "SyncCore", "SyncTesting", logging]
+            dependencies: ["EventJournal", "LMDBStore", "Determinism", "LosslessJSON", "SyncTesting", logging]
         ),
         // A child process for the crash-safety tests: it appends until it is killed.
         .executableTarget(
             name: "journal-crash-writer",
-            dependencies: ["EventJournal", "SyncCore", "SyncTesting", logging],
+            dependencies: ["EventJournal", "Determinism", "LosslessJSON", "SyncTesting", logging],
             path: "Tests/JournalCrashWriter"
         ),
 
         // A child process for the store crash tests: local writes, sync downs and sync ups until killed.
         .executableTarget(
             name: "store-crash-worker",
-            dependencies: ["EventJournal", "MobileSync", "SalesforceAPI", "Soups", "SyncCore", logging],
+            dependencies: [
+                "EventJournal", "MobileSync", "SalesforceAPI", "Soups", "Determinism", "LosslessJSON", logging,
+            ],
             path: "Tests/StoreCrashWorker"
         ),
 
@@ -71,7 +77,8 @@ let package = Package(
         .executableTarget(
             name: "journal-replay",
             dependencies: [
-                "EventJournal", "LMDBStore", "MobileSync", "Soups", "SyncCore", "SyncTesting", "ToolSupport",
+                "EventJournal", "LMDBStore", "MobileSync", "Soups", "Determinism", "LosslessJSON", "SyncReplay",
+                "ToolSupport",
                 argumentParser, logging,
             ],
             path: "Tools/journal-replay"
@@ -79,7 +86,8 @@ let package = Package(
         .executableTarget(
             name: "msync",
             dependencies: [
-                "EventJournal", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "SyncCore",
+                "EventJournal", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "Determinism",
+                "LosslessJSON",
                 "ToolSupport",
                 argumentParser, logging,
             ],
@@ -92,7 +100,8 @@ let package = Package(
         .testTarget(
             name: "ToolTests",
             dependencies: [
-                "EventJournal", "LMDBStore", "MobileSync", "SalesforceSimulator", "Soups", "SyncCore", "SyncTesting",
+                "EventJournal", "LMDBStore", "MobileSync", "SalesforceSimulator", "Soups", "Determinism",
+                "LosslessJSON", "SyncReplay", "SyncTesting",
                 "journal-replay", "msync", "salesforce-simulator", "store-crash-worker",
             ],
             // A store written by an earlier SyncJournal, read through #filePath.
@@ -103,11 +112,11 @@ let package = Package(
         .testTarget(name: "TidyTests"),
 
         // MARK: - Salesforce (client and simulator)
-        .target(name: "SalesforceAPI", dependencies: ["SyncCore", logging]),
+        .target(name: "SalesforceAPI", dependencies: ["Determinism", "LosslessJSON", logging]),
         .target(
             name: "SalesforceSimulator",
             dependencies: [
-                "SalesforceAPI", "SyncCore", logging,
+                "SalesforceAPI", "Determinism", "LosslessJSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -116,46 +125,59 @@ let package = Package(
         ),
         .executableTarget(
             name: "salesforce-simulator",
-            dependencies: ["SalesforceSimulator", "SyncCore", argumentParser, logging],
+            dependencies: ["SalesforceSimulator", "Determinism", "LosslessJSON", argumentParser, logging],
             path: "Tools/salesforce-simulator"
         ),
         .testTarget(
             name: "SalesforceAPITests",
             dependencies: [
-                "SalesforceAPI", "SalesforceSimulator", "SyncCore", logging,
+                "SalesforceAPI", "SalesforceSimulator", "Determinism", "LosslessJSON", logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "SalesforceSimulatorTests",
-            dependencies: ["SalesforceSimulator", "SalesforceAPI", "SyncCore", logging]
+            dependencies: ["SalesforceSimulator", "SalesforceAPI", "Determinism", "LosslessJSON", logging]
         ),
 
         // MARK: - Soups
-        .target(name: "Soups", dependencies: ["EventJournal", "LMDBStore", "SyncCore"]),
+        .target(name: "Soups", dependencies: ["EventJournal", "LMDBStore", "Determinism", "LosslessJSON"]),
         .testTarget(
             name: "SoupsTests",
-            dependencies: ["Soups", "EventJournal", "LMDBStore", "SyncCore", "SyncTesting", logging]),
+            dependencies: ["Soups", "EventJournal", "LMDBStore", "Determinism", "LosslessJSON", "SyncTesting", logging]),
 
         // MARK: - Mobile Sync
         .target(
             name: "MobileSync",
-            dependencies: ["EventJournal", "LMDBStore", "SalesforceAPI", "Soups", "SyncCore", logging]
+            dependencies: [
+                "EventJournal", "LMDBStore", "SalesforceAPI", "Soups", "Determinism", "LosslessJSON", logging,
+            ]
         ),
         .testTarget(
             name: "MobileSyncTests",
             dependencies: [
-                "MobileSync", "EventJournal", "SalesforceAPI", "SalesforceSimulator", "Soups", "SyncCore",
-                "SyncTesting",
+                "MobileSync", "EventJournal", "SalesforceAPI", "SalesforceSimulator", "Soups", "Determinism",
+                "LosslessJSON",
+                "SyncReplay", "SyncTesting",
                 logging,
             ]
         ),
 
-        // MARK: - Test support
+        // MARK: - Replays and test support
+        // Recorded sessions and the seeded simulation, which journal-replay ships.
+        .target(
+            name: "SyncReplay",
+            dependencies: [
+                "Determinism", "EventJournal", "LMDBStore", "LosslessJSON", "MobileSync", "SalesforceAPI",
+                "SalesforceSimulator", "Soups", logging,
+            ]
+        ),
+        // Test twins and fixtures: temporary directories, clocks to hold, crash payloads.
         .target(
             name: "SyncTesting",
             dependencies: [
-                "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "SyncCore",
+                "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups",
+                "Determinism", "LosslessJSON",
                 logging,
             ]
         ),

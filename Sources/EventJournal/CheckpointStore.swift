@@ -1,6 +1,6 @@
 import Foundation
 import LMDBStore
-import SyncCore
+import LosslessJSON
 import Synchronization
 
 #if canImport(Glibc)

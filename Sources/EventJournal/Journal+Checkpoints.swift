@@ -1,7 +1,7 @@
+import Determinism
 import Foundation
 import LMDBStore
 import Logging
-import SyncCore
 import Synchronization
 
 // Checkpoints and closing (decision 0003). The projections are committed without a sync; a

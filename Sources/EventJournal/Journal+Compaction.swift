@@ -1,7 +1,7 @@
+import Determinism
 public import Foundation
 import LMDBStore
 import Logging
-import SyncCore
 import Synchronization
 
 // Compaction (decision 0004): the journal's oldest entries are removed once a synced checkpoint

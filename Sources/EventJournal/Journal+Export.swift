@@ -1,5 +1,6 @@
+import Determinism
 public import Foundation
-import SyncCore
+import LosslessJSON
 
 // Export format (docs/journal-format.md): one JSON object per line, keys sorted:
 // {"checksum":…,"header":{…},"kind":"…","payload":<JSON>|"payloadBase64":"…","payloadFormat":"json"|"binary",

@@ -1,7 +1,7 @@
+public import Determinism
 public import Foundation
 public import LMDBStore
 public import Logging
-public import SyncCore
 import Synchronization
 
 /// An append-only journal of entries in LMDB, and the projections folded from it.

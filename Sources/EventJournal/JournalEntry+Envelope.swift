@@ -1,4 +1,5 @@
-import SyncCore
+import Determinism
+import LosslessJSON
 
 // The binary envelope of a stored entry. docs/journal-format.md describes it byte by byte;
 // change both together and bump `envelopeVersion`.

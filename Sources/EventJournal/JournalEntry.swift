@@ -1,4 +1,5 @@
-public import SyncCore
+public import Determinism
+public import LosslessJSON
 
 /// One fact in the journal: something that happened, stamped with its place and time.
 ///

@@ -1,7 +1,7 @@
+import Determinism
 import Foundation
 import LMDBStore
 import Logging
-import SyncCore
 
 /// Opening a store: its journal environment, its format, and projections it can trust.
 ///

@@ -1,6 +1,6 @@
+public import Determinism
 public import Foundation
 public import LMDBStore
-public import SyncCore
 
 /// How a ``Journal`` stores its data.
 public struct JournalOptions: Sendable {

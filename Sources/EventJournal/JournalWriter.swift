@@ -1,6 +1,6 @@
+import Determinism
 public import LMDBStore
 import Logging
-import SyncCore
 
 /// Appends entries in one write. Get one from ``Journal/write(_:)``.
 ///

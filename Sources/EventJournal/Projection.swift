@@ -1,5 +1,5 @@
 public import LMDBStore
-public import SyncCore
+public import LosslessJSON
 import Synchronization
 
 /// State derived from the journal: a deterministic fold of its entries.

@@ -1,6 +1,6 @@
 import Foundation
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// The generic description of a projection database: keys as text (or hex), values as JSON
 /// when they are JSON, text when they are UTF-8, base64 otherwise.

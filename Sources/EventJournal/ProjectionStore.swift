@@ -1,5 +1,4 @@
 import LMDBStore
-import SyncCore
 
 /// The projections' databases in one LMDB environment, with the record of how far they are
 /// folded.

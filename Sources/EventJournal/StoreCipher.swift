@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import LMDBStore
-import SyncCore
 import Synchronization
 
 /// Seals every value of a store's environments with AES-GCM (decision 0006).

@@ -1,6 +1,5 @@
 import Crypto
 public import Foundation
-import SyncCore
 
 /// The 256-bit key an app encrypts a store with (see ``JournalOptions/encryption``).
 ///

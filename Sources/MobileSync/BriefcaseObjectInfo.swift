@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// One object type of a briefcase sync down (an element of the target's `infos`): which
 /// fields of its records are fetched and which soup they go to.

@@ -1,5 +1,5 @@
+import LosslessJSON
 import Soups
-import SyncCore
 
 /// Where ``LayoutSyncManager`` and ``MetadataSyncManager`` look for what they are asked,
 /// Mobile SDK's `CACHE_ONLY`, `CACHE_FIRST` and `SERVER_FIRST`.

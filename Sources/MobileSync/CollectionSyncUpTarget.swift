@@ -1,5 +1,5 @@
+public import LosslessJSON
 public import SalesforceAPI
-public import SyncCore
 
 /// The default sync-up target: sObject Collections, up to 200 records per call (Mobile Sync's
 /// `CollectionSyncUpTarget`).

@@ -1,5 +1,5 @@
+public import LosslessJSON
 public import SalesforceAPI
-public import SyncCore
 
 /// The batch sync-up target: up to 25 records per `POST /composite` request, sub-requests in
 /// record order, `allOrNone` false (Mobile Sync's `BatchSyncUpTarget`).

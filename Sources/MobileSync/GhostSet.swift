@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// The local records of one sync that the server no longer has: what `cleanResyncGhosts` deletes.
 ///

@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// Reads the members of one JSON object and turns every missing or mistyped member into a
 /// ``SyncError`` that names the object (`what`) and the key, so a bad config file or target

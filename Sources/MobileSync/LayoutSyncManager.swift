@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// Fetches and caches UI API record layouts: Mobile SDK's `LayoutSyncManager` on the journal.
 ///

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// Fetches and caches sObject describe results: Mobile SDK's `MetadataSyncManager` on the
 /// journal.

@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// The two sides of a parent/children sync: Mobile SDK's `parent` and `children` infos and the
 /// `relationshipType`, shared by ``SyncDownTargetDescriptor/Kind/parentChildren(_:parentFieldlist:childrenFieldlist:parentSoqlFilter:)``

@@ -1,7 +1,7 @@
 import EventJournal
+import LosslessJSON
 import SalesforceAPI
 import Soups
-import SyncCore
 
 /// One run of a parent/children sync up: each parent that is dirty or has a dirty child is a
 /// tree, sent as one composite request (or several, 25 sub-requests each, for a large tree).

@@ -1,5 +1,5 @@
+public import LosslessJSON
 public import SalesforceAPI
-public import SyncCore
 
 /// The parent/children sync-up target: one `POST /composite` per parent with its dirty
 /// children (Mobile SDK's `ParentChildrenSyncUpTarget`), `allOrNone` false.

@@ -1,6 +1,6 @@
 public import EventJournal
 import LMDBStore
-public import SyncCore
+public import LosslessJSON
 
 /// The uploads whose intent is journaled but whose outcome is not: what a restart reconciles.
 ///

@@ -1,5 +1,5 @@
+public import LosslessJSON
 public import SalesforceAPI
-public import SyncCore
 
 /// The single-record sync-up target: one REST call per record (Mobile Sync's `SyncUpTarget`).
 ///

@@ -1,4 +1,4 @@
-import SyncCore
+import Determinism
 
 /// The modification dates an incremental sync down asks the server for: every record modified
 /// at or after the start of the watermark's second, widened by an overlap.

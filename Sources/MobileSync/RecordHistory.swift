@@ -1,5 +1,6 @@
+public import Determinism
 public import EventJournal
-public import SyncCore
+public import LosslessJSON
 
 /// The journal entries that shaped one record of a soup: what `journal-replay blame` prints.
 ///

@@ -1,5 +1,3 @@
-import SyncCore
-
 extension SOQLQuery {
     /// The query a SOQL sync-down target stores: it selects the id and modification date
     /// fields and has an `order by`, so every record carries what the watermark and the merge

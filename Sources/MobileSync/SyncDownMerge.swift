@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// How a fetched page meets the soup: which records are written, and what they look like.
 public enum SyncDownMerge {

@@ -1,5 +1,5 @@
 public import EventJournal
-import SyncCore
+import LosslessJSON
 
 extension SyncDownPage {
     /// The entry to append: kind `sync.down.page`, the bookkeeping in typed header fields, the

@@ -1,4 +1,5 @@
-public import SyncCore
+import Determinism
+public import LosslessJSON
 
 /// One page of records fetched by a sync down, as one journal entry.
 ///

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 extension SyncDownTargetDescriptor {
     /// The JSON key naming a custom target's iOS class; also where a Swift registry key is written.

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 extension SyncDownTargetDescriptor {
     /// The query an MRU target sends for the ids of the recent items:

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// Where a sync down fetches its records, as a value: the Mobile SDK target JSON, parsed.
 ///

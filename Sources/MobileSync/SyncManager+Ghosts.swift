@@ -1,7 +1,7 @@
 import EventJournal
 import Logging
+import LosslessJSON
 import Soups
-import SyncCore
 import Synchronization
 
 extension SyncManager {

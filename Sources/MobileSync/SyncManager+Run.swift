@@ -1,7 +1,8 @@
+import Determinism
 import EventJournal
 import Logging
+import LosslessJSON
 import Soups
-import SyncCore
 import Synchronization
 
 extension SyncManager {

@@ -1,7 +1,6 @@
 import EventJournal
 import Logging
 import Soups
-import SyncCore
 import Synchronization
 
 extension SyncManager {

@@ -1,7 +1,7 @@
+public import Determinism
 import EventJournal
 public import Logging
 public import SalesforceAPI
-public import SyncCore
 import Synchronization
 
 /// Runs a store's syncs: Mobile SDK's `SyncManager` on the journal.

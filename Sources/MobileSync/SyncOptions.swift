@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// How a sync treats local changes, and which fields a sync up sends.
 ///

@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 extension SyncState {
     /// The records a run could not apply or send: how many, and the first few with their errors.

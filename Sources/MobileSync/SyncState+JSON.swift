@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 extension SyncState {
     /// Parses a sync state in the Mobile SDK `syncs_soup` JSON shape.

@@ -1,5 +1,5 @@
 public import EventJournal
-import SyncCore
+import LosslessJSON
 
 extension SyncState {
     /// The entry recording that this sync was created: kind `sync.created`.

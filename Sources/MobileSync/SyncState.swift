@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// Everything known about one sync: what it syncs, how, and how its last run went.
 ///

@@ -1,5 +1,5 @@
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// The sync-state projection's databases seen through one transaction, shared by the fold and
 /// by the engine's reads so that both agree on the layout (see ``SyncStateProjection``).

@@ -1,6 +1,6 @@
 public import EventJournal
 import LMDBStore
-public import SyncCore
+public import LosslessJSON
 
 /// The projection that folds sync entries into the states of a store's syncs.
 ///

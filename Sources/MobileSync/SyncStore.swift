@@ -1,8 +1,8 @@
+public import Determinism
 public import EventJournal
 public import Foundation
 public import Logging
 public import Soups
-public import SyncCore
 
 /// A SyncJournal store on disk: the journal with every standard projection, and the soups.
 ///

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// What a sync up does with one soup record, read from its local flags as Mobile Sync does.
 ///

@@ -1,7 +1,8 @@
+import Determinism
 import Foundation
+public import LosslessJSON
 public import SalesforceAPI
 import Soups
-public import SyncCore
 
 /// The rules every sync-up target shares: which fields a record sends, its sObject type, its
 /// external id, and which server answers are one record's failure rather than the sync's.

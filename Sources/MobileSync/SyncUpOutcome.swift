@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// What the server said about one record of a sync up: what the sync up then does locally.
 public enum SyncUpOutcome: Hashable, Sendable {

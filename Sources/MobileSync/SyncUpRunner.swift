@@ -1,7 +1,7 @@
 import EventJournal
+import LosslessJSON
 public import SalesforceAPI
 import Soups
-import SyncCore
 
 /// One run of a sync up over the journal: Mobile Sync's sync-up task, with crash-safe uploads.
 ///

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// What one sync up did, record by record: Mobile Sync's DONE says only that the run ended,
 /// which hides per-record failures; this says which records went where.

@@ -1,5 +1,5 @@
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// Where a sync up sends local changes: Mobile Sync's sync-up target, in Swift async form.
 ///

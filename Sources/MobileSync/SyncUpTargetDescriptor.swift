@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// Where a sync up sends local changes, as a value: the Mobile SDK sync-up target JSON, parsed.
 ///

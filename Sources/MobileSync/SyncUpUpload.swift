@@ -1,5 +1,5 @@
 public import EventJournal
-public import SyncCore
+public import LosslessJSON
 
 extension JournalEntry.Kind {
     /// A sync up is about to send one request; see ``SyncUpUpload/intentDraft``.

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// A `usersyncs.json` or `globalsyncs.json` document: the named syncs an app sets up at start.
 ///

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// One sub-request of `POST /composite`.
 ///

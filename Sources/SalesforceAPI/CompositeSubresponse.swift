@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// One sub-response of `POST /composite`: `{body, httpHeaders, httpStatusCode, referenceId}`.
 public struct CompositeSubresponse: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// One page of `GET connect/briefcase/priming-records`: the ids of the records the user's
 /// briefcases prime, and the token of the next page.

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// One page of a SOQL query: `{"totalSize", "done", "nextRecordsUrl", "records"}`.
 public struct QueryResult: Sendable, Hashable {

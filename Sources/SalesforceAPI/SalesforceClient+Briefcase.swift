@@ -1,4 +1,5 @@
-public import SyncCore
+public import Determinism
+public import LosslessJSON
 
 extension SalesforceClient {
     /// Reads one page of the ids the user's briefcases prime

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 extension SalesforceClient {
     /// Sends up to 25 sub-requests in one `POST /composite` call.

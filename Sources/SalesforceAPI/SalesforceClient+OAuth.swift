@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SyncCore
+import LosslessJSON
 import Synchronization
 
 extension SalesforceClient {

@@ -1,5 +1,5 @@
 import Foundation
-public import SyncCore
+public import LosslessJSON
 
 extension SalesforceClient {
     /// Runs a SOQL query and returns its first page.

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 extension SalesforceClient {
     /// Reads an object's basic information and its recently used records

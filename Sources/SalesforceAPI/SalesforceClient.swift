@@ -1,6 +1,7 @@
+import Determinism
 import Foundation
 public import Logging
-import SyncCore
+import LosslessJSON
 import Synchronization
 
 /// A client for the Salesforce REST API: queries, sObject and composite calls, with token

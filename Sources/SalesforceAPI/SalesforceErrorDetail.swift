@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// One entry of a Salesforce error array: `{"errorCode": …, "message": …, "fields": […]}`.
 ///

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// The answer to a create, an upsert, or one record of an sObject Collections call:
 /// `{"id", "success", "errors", "created"}`.

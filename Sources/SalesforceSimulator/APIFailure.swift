@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// A Salesforce error answer, thrown inside the simulator and turned into a response body at the
 /// edge: `[{"message", "errorCode", "fields"?}]` with an HTTP status.

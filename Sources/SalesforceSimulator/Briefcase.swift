@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// A briefcase of the simulated org: rules selecting the records `connect/briefcase/priming-records`
 /// serves to the user (every briefcase of the data file is assigned to the simulator's user).

@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+import LosslessJSON
 
 /// A parsed `/services/data/vNN.N/…` request, as routed to the resource handlers; composite
 /// sub-requests are built as these too.

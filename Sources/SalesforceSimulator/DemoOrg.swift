@@ -1,5 +1,6 @@
+import Determinism
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// Generates the demo org (Accounts with Contacts) deterministically from a seed.
 ///

@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension OrgStore {
     /// Builds a store from data-file contents; records keep given ids and audit fields and get

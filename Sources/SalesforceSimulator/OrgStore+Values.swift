@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension OrgStore {
     /// Converts one written value to its stored form, answering Salesforce's errors for values

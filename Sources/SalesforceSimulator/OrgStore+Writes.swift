@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension OrgStore {
     /// Validates an id from a URL or body: `MALFORMED_ID` unless it is a well-formed id.

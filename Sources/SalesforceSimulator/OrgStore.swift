@@ -1,5 +1,5 @@
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 /// The records of a simulated org, by type, with creation order kept for deterministic query
 /// results. A value type, so a composite `allOrNone` call can roll back by restoring a copy.

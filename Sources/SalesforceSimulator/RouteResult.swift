@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// What a resource handler answers: a status, a JSON body (or none) and headers.
 struct RouteResult: Sendable {

@@ -1,4 +1,5 @@
-public import SyncCore
+public import Determinism
+public import LosslessJSON
 import Synchronization
 
 /// The control plane as Swift calls, for tests and embedders that run the simulator in-process.

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 import Synchronization
 
 extension SalesforceSimulator {

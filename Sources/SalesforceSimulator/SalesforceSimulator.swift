@@ -1,5 +1,5 @@
+public import Determinism
 public import Logging
-public import SyncCore
 import Synchronization
 
 /// A Salesforce-compatible REST server in memory: an org, SOQL/SOSL, paging, OAuth and faults.

@@ -1,5 +1,5 @@
 public import Foundation
-public import SyncCore
+public import LosslessJSON
 
 /// The initial contents of a simulated org: schema, records and recent items.
 ///

@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 /// A record a briefcase primes.
 struct PrimedRecord: Sendable, Hashable {

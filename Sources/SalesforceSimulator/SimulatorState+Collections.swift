@@ -1,5 +1,5 @@
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SimulatorState {
     static let rolledBack = APIFailure(

@@ -1,6 +1,6 @@
 import Foundation
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SimulatorState {
     static let processingHalted = APIFailure(

@@ -1,6 +1,7 @@
+import Determinism
 import Foundation
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SimulatorState {
     /// The control plane under `/__simulator/`: reset, clock, faults, tokens, request log and

@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 extension SimulatorState {
     /// The `objectDescribe` of basic info and the global describe.

@@ -1,4 +1,4 @@
-import SyncCore
+import Determinism
 
 extension SimulatorState {
     /// The longest latency a plan can add to one request, so a mistyped plan cannot stall a run.

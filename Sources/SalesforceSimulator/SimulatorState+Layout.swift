@@ -1,5 +1,5 @@
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SimulatorState {
     /// The layout types and modes the UI API knows.

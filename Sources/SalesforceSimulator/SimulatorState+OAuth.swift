@@ -1,4 +1,5 @@
-import SyncCore
+import Determinism
+import LosslessJSON
 
 extension SimulatorState {
     /// `POST /services/oauth2/token` with `grant_type=refresh_token`: a new access token, or

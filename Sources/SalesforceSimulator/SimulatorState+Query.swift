@@ -1,6 +1,7 @@
+import Determinism
 import Foundation
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SimulatorState {
     /// `GET query?q=`, `queryAll?q=`, and `query/<locator>-<offset>` (next pages).

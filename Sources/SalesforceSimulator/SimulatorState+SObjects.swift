@@ -1,5 +1,5 @@
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SimulatorState {
     /// `/sobjects`, `/sobjects/<Type>`, `/sobjects/<Type>/describe`, `/sobjects/<Type>/<id>` and

@@ -1,5 +1,5 @@
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SimulatorState {
     /// Records one `POST /composite/tree` call may create, parents and children together.

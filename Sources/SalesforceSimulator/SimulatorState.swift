@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 /// Everything the simulator holds, guarded by one lock in ``SalesforceSimulator``.
 struct SimulatorState: Sendable {

@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 import Synchronization
 
 /// What the appender of an entry already holds in memory about its payload, handed to the

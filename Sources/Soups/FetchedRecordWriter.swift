@@ -1,4 +1,5 @@
-import SyncCore
+import Determinism
+import LosslessJSON
 
 /// Stores the records of a sync-down page in one soup: each fetched record is matched to a
 /// local one by its id field and written over it, or stored as a new record.

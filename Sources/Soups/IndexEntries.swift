@@ -1,5 +1,5 @@
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// The index and token keys that one record has, kept next to it so that replacing or
 /// deleting the record removes exactly what was written, even for indexes that an alter

@@ -1,5 +1,6 @@
+import EventJournal
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// The order-preserving byte encoding of an indexed value.
 ///

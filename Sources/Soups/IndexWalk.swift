@@ -1,5 +1,5 @@
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// The key range of one index that an exact, range or like filter reads, and the filter's
 /// test on values where the range alone does not decide (like).

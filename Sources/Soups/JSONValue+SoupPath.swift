@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 extension JSONValue {
     /// The value at a dotted `path`, projected as SmartStore's `project` does it (through objects

@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// The `__local__` family of record fields, set exactly as Mobile Sync reads them.
 ///

@@ -1,5 +1,5 @@
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// Finds local records by the value of an id field: through the soup's index on it, or, when
 /// the soup has none, through a map built by one scan of the soup for the wanted values.

@@ -1,5 +1,5 @@
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// Runs a ``QuerySpec`` against the projection's databases.
 ///

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// A query over one soup, with SmartStore's kinds: all, exact, range, like and match.
 ///

@@ -1,4 +1,4 @@
-package import SyncCore
+package import LosslessJSON
 
 /// A fetched page's records serialized as one JSON array, byte for byte what
 /// `JSONValue.array(records).serialized()` writes, with where each record's stored form differs.

@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// What the projection knows about one soup: its key prefix and its indexes.
 ///

@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// Path projection into records, as Mobile SDK's `SmartStore.project` does it.
 ///

@@ -1,5 +1,5 @@
 public import EventJournal
-public import SyncCore
+public import LosslessJSON
 
 extension SoupProjection {
     /// The soups as people read them (`journal-replay state`): per soup its index specs, its

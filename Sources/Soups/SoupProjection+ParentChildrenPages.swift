@@ -1,5 +1,5 @@
 import EventJournal
-import SyncCore
+import LosslessJSON
 
 // A parent/children sync-down page: parents with their children nested under the relationship
 // name, as the server answered the query with a child sub-query. The header names both soups

@@ -1,5 +1,6 @@
+import Determinism
 import EventJournal
-import SyncCore
+import LosslessJSON
 
 // What a parent's upload outcome does to its local children, in a parent/children sync up
 // (docs/mobilesync.md, `sync.up.outcome`). The header names the children's soup, their id

@@ -1,6 +1,7 @@
+import Determinism
 import EventJournal
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 // The sync-down entries that change soups: fetched pages and ghost cleanings.
 //

@@ -1,5 +1,6 @@
+import Determinism
 import EventJournal
-import SyncCore
+import LosslessJSON
 
 // The sync-up entries that change soups: the intent and the outcome of one upload request.
 //

@@ -1,6 +1,6 @@
 public import EventJournal
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// The projection that folds soup entries into records, indexes, the dirty set and the soup
 /// catalog.

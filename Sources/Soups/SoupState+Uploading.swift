@@ -1,5 +1,5 @@
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// A local create in flight as an upsert by an external id: the server may hold it already
 /// while the journal has no outcome for it yet.

@@ -1,5 +1,5 @@
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 /// The soup projection's state seen through one transaction: what both the fold and the
 /// store's reads use, so that they agree on the layout.

@@ -1,5 +1,5 @@
 package import EventJournal
-package import SyncCore
+package import LosslessJSON
 
 extension SoupStore {
     /// Appends sync-down page entries in one write transaction and hands each page's records,

@@ -1,4 +1,5 @@
-public import SyncCore
+import Determinism
+public import LosslessJSON
 
 extension SoupStore {
     /// Creates a record as a local change: `__local__` and `__locally_created__` are `true`,

@@ -1,5 +1,5 @@
 import EventJournal
-public import SyncCore
+public import LosslessJSON
 
 // Observing soups (decision 0004): values read from the soup projection again only after an
 // entry that touches their soup, and yielded only when they changed.

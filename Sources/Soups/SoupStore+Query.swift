@@ -1,5 +1,5 @@
 import LMDBStore
-public import SyncCore
+public import LosslessJSON
 
 extension SoupStore {
     /// One page of the query's results.

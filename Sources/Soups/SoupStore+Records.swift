@@ -1,5 +1,6 @@
+import Determinism
 import EventJournal
-public import SyncCore
+public import LosslessJSON
 
 extension SoupStore {
     /// Saves new records, giving each a new `_soupEntryId` and `_soupLastModifiedDate`.

@@ -1,6 +1,7 @@
+public import Determinism
 public import EventJournal
 import LMDBStore
-public import SyncCore
+import LosslessJSON
 
 /// A SmartStore-compatible record store whose soups are a projection of a journal.
 ///

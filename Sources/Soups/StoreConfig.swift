@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 
 /// The soups of a Mobile SDK `userstore.json` or `globalstore.json` file.
 ///

@@ -1,5 +1,5 @@
 public import EventJournal
-import SyncCore
+import LosslessJSON
 
 /// The entries the crash-safety child process appends, as a pure function of their sequence,
 /// so the parent can check every surviving entry after a SIGKILL.

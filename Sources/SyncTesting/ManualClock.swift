@@ -1,4 +1,4 @@
-public import SyncCore
+public import Determinism
 import Synchronization
 
 /// A clock whose time moves only when the test advances it: a sleep returns once

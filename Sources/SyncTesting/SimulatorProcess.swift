@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+import LosslessJSON
 
 /// The built `salesforce-simulator` running as its own process on 127.0.0.1 (a free port), for
 /// tests that drive the command-line tools against it.

@@ -1,7 +1,8 @@
+import Determinism
 import EventJournal
 import Foundation
 import LMDBStore
-import SyncCore
+import LosslessJSON
 import SyncTesting
 import Testing
 

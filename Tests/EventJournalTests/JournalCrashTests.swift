@@ -1,6 +1,6 @@
+import Determinism
 import EventJournal
 import Foundation
-import SyncCore
 import SyncTesting
 import Testing
 

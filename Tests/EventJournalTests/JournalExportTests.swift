@@ -1,6 +1,6 @@
 import EventJournal
 import Foundation
-import SyncCore
+import LosslessJSON
 import SyncTesting
 import Testing
 

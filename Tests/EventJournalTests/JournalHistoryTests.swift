@@ -1,7 +1,6 @@
 import EventJournal
 import Foundation
 import LMDBStore
-import SyncCore
 import SyncTesting
 import Testing
 

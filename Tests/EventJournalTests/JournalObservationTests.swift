@@ -1,7 +1,7 @@
 import EventJournal
 import Foundation
 import LMDBStore
-import SyncCore
+import LosslessJSON
 import SyncTesting
 import Synchronization
 import Testing

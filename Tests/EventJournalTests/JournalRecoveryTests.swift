@@ -1,7 +1,7 @@
+import Determinism
 import EventJournal
 import Foundation
 import LMDBStore
-import SyncCore
 import SyncTesting
 import Synchronization
 import Testing

@@ -1,7 +1,8 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
-import SyncCore
+import LosslessJSON
 import SyncTesting
 
 /// Opens a journal with the kind-counts projection in a fresh temporary directory.

@@ -4,10 +4,10 @@
 // appending what it removes to ARCHIVE, so kills land inside compactions too.
 // Usage: journal-crash-writer rotate DIRECTORY HEX-KEY-1 HEX-KEY-2 rotates the store's key from
 // one to the other and back until it is killed (finishing first whatever rotation a kill left).
+import Determinism
 import EventJournal
 import Foundation
 import Logging
-import SyncCore
 import SyncTesting
 
 let arguments = CommandLine.arguments

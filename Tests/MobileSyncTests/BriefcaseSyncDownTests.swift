@@ -1,10 +1,11 @@
+import Determinism
 import EventJournal
 import Foundation
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 import Testing
 
 /// Briefcase sync down against the simulator's priming records: records of each type in their

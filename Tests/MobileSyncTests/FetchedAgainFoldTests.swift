@@ -1,7 +1,7 @@
 import EventJournal
+import LosslessJSON
 import MobileSync
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

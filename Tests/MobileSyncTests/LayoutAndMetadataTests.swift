@@ -1,8 +1,8 @@
 import EventJournal
+import LosslessJSON
 import MobileSync
 import SalesforceSimulator
 import Soups
-import SyncCore
 import Testing
 
 /// The layout and metadata targets against the simulator's describe and layout endpoints, and

@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import MobileSync
-import SyncCore
 import SyncTesting
 
 /// A custom target serving fixed pages, sorted by modification date, optionally holding its

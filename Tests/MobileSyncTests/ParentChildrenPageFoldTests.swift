@@ -1,7 +1,8 @@
+import Determinism
 import EventJournal
+import LosslessJSON
 import MobileSync
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

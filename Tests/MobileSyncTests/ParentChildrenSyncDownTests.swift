@@ -1,8 +1,9 @@
+import Determinism
 import EventJournal
+import LosslessJSON
 import MobileSync
 import SalesforceSimulator
 import Soups
-import SyncCore
 import Testing
 
 /// Parent/children sync down against the simulator: parents and children in their own soups,

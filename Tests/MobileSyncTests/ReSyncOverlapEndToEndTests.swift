@@ -1,8 +1,9 @@
+import Determinism
 import EventJournal
+import LosslessJSON
 import MobileSync
 import SalesforceSimulator
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

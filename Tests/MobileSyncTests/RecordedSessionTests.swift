@@ -1,5 +1,7 @@
+import Determinism
 import Foundation
-import SyncCore
+import LosslessJSON
+import SyncReplay
 import SyncTesting
 import Testing
 

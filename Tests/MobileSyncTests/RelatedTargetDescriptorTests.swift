@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import MobileSync
-import SyncCore
 import Testing
 
 /// The JSON and the queries of the parent/children, briefcase, layout and metadata targets.

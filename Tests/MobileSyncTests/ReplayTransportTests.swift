@@ -1,5 +1,6 @@
 import Foundation
 import SalesforceAPI
+import SyncReplay
 import SyncTesting
 import Testing
 

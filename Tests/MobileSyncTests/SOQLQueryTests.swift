@@ -1,5 +1,5 @@
+import Determinism
 import MobileSync
-import SyncCore
 import Testing
 
 @Suite struct SOQLQueryTests {

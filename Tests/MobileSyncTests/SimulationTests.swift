@@ -1,3 +1,4 @@
+import SyncReplay
 import SyncTesting
 import Testing
 

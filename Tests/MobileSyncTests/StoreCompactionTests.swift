@@ -1,8 +1,9 @@
+import Determinism
 import EventJournal
 import Foundation
+import LosslessJSON
 import MobileSync
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

@@ -1,8 +1,8 @@
 import Foundation
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 /// Faults during sync down end DONE after retries or FAILED with a clear error; nothing

@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import MobileSync
-import SyncCore
 import Testing
 
 @Suite struct SyncDownRulesTests {

@@ -1,5 +1,4 @@
 import MobileSync
-import SyncCore
 import Testing
 
 @Suite struct SyncDownRunTests {

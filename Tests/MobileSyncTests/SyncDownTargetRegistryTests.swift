@@ -1,5 +1,4 @@
 import MobileSync
-import SyncCore
 import Testing
 
 /// Built-in targets are made from their descriptors; custom ones only when registered.

@@ -1,10 +1,10 @@
 import EventJournal
 import Foundation
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

@@ -1,11 +1,12 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 import SyncTesting
 import Synchronization
 import Testing

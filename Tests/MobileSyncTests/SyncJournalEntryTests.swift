@@ -1,6 +1,7 @@
+import Determinism
 import EventJournal
+import LosslessJSON
 import MobileSync
-import SyncCore
 import Testing
 
 @Suite struct SyncJournalEntryTests {

@@ -1,8 +1,8 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
 import MobileSync
-import SyncCore
 import SyncTesting
 import Testing
 

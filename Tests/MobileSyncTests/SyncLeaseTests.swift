@@ -1,8 +1,8 @@
+import Determinism
 import EventJournal
 import Foundation
 import MobileSync
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

@@ -1,9 +1,9 @@
+import Determinism
 import EventJournal
 import Foundation
 import MobileSync
 import SalesforceAPI
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

@@ -1,5 +1,5 @@
+import LosslessJSON
 import MobileSync
-import SyncCore
 import Testing
 
 @Suite struct SyncStateTests {

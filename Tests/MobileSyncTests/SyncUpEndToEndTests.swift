@@ -1,9 +1,9 @@
 import EventJournal
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 import Synchronization
 import Testing
 

@@ -1,9 +1,10 @@
+import Determinism
 import Foundation
 import Logging
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 
 /// A simulator on 127.0.0.1 (a free port), a client for it, and the three built-in sync-up
 /// targets made from one descriptor.

@@ -1,10 +1,11 @@
+import Determinism
 import EventJournal
 import Foundation
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 import SyncTesting
 import Synchronization
 import Testing

@@ -1,8 +1,9 @@
+import Determinism
 import Foundation
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 /// The three built-in sync-up targets against the simulator over loopback HTTP: each rule runs

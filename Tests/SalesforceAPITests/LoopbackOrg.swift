@@ -1,8 +1,9 @@
+import Determinism
 import Foundation
 import Logging
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Synchronization
 
 /// A simulator served on 127.0.0.1 (a free port) and a client pointed at it.

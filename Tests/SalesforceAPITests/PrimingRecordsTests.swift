@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 import Testing
 
 /// Reading `connect/briefcase/priming-records` answers.

@@ -1,7 +1,8 @@
+import Determinism
 import Foundation
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 @Suite struct SalesforceClientResilienceTests {

@@ -1,7 +1,7 @@
 import Foundation
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 @Suite struct SalesforceClientTests {

@@ -1,8 +1,9 @@
+import Determinism
 import Foundation
 import InMemoryLogging
 import Logging
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 import Testing
 
 /// Checks exactly what the client sends and how it reads answers, against a scripted transport.

@@ -1,6 +1,6 @@
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 @Suite struct BadInputTests {

@@ -1,6 +1,6 @@
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 /// `connect/briefcase/priming-records` from the data file's briefcases, and `ui-api/layout`.

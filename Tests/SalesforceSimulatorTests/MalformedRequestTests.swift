@@ -1,8 +1,9 @@
+import Determinism
 import Foundation
 import Logging
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 /// Sends seeded random malformed requests and checks the simulator keeps answering correctly.

@@ -1,6 +1,6 @@
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 /// Pins each decision on the wire reference's §8 open points (docs/decisions/0101).

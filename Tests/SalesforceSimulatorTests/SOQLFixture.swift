@@ -1,6 +1,6 @@
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 
 /// A small org with known values for the SOQL interpreter tests.
 enum SOQLFixture {

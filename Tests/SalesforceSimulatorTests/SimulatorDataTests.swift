@@ -1,8 +1,8 @@
 import Foundation
 import Logging
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 import Testing
 
 @Suite struct SimulatorDataTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 import Testing
 
 /// Runs the built `salesforce-simulator` binary end to end.

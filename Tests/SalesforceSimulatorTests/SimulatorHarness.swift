@@ -1,8 +1,9 @@
+import Determinism
 import Foundation
 import Logging
+import LosslessJSON
 import SalesforceAPI
 import SalesforceSimulator
-import SyncCore
 
 /// Drives a simulator in-process: builds requests, decodes answers.
 struct SimulatorHarness {

@@ -1,8 +1,8 @@
 import EventJournal
 import Foundation
 import LMDBStore
+import LosslessJSON
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

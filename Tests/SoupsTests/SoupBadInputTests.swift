@@ -1,6 +1,6 @@
 import EventJournal
+import LosslessJSON
 import Soups
-import SyncCore
 import Testing
 
 /// Bad input gets a typed error whose message names what is wrong, and changes nothing:

@@ -1,7 +1,7 @@
 import EventJournal
 import LMDBStore
+import LosslessJSON
 import Soups
-import SyncCore
 import Testing
 
 @Suite struct SoupLocalChangeTests {

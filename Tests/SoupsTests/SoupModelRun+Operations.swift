@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import Soups
-import SyncCore
 
 /// The random operations and their operands. Values are drawn from small pools so that
 /// records collide on index values, external ids and tokens, and so that every type meets

@@ -1,6 +1,7 @@
+import Determinism
 import EventJournal
+import LosslessJSON
 import Soups
-import SyncCore
 
 /// One seeded run of random operations against a ``SoupStore`` and a ``SoupModel`` side by
 /// side; any difference in a result, an error code or the journal stops the run.

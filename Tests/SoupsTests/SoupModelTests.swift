@@ -1,7 +1,6 @@
 import EventJournal
 import Foundation
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import EventJournal
+import LosslessJSON
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

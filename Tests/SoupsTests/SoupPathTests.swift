@@ -1,4 +1,4 @@
-import SyncCore
+import LosslessJSON
 import Testing
 
 @testable import Soups

@@ -1,5 +1,5 @@
+import LosslessJSON
 import Soups
-import SyncCore
 import Testing
 
 @Suite struct SoupQueryTests {

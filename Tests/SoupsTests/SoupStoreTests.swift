@@ -1,6 +1,7 @@
+import Determinism
 import EventJournal
+import LosslessJSON
 import Soups
-import SyncCore
 import Testing
 
 @Suite struct SoupStoreTests {

@@ -1,9 +1,10 @@
+import Determinism
 import EventJournal
 import Foundation
 import LMDBStore
 import Logging
+import LosslessJSON
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

@@ -1,7 +1,7 @@
 import EventJournal
 import Foundation
+import LosslessJSON
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

@@ -9,13 +9,14 @@
 // Lines: "ready", then "ack <last sequence> create <_soupEntryId> <name>", "ack <last sequence>
 // update <_soupEntryId> <name>", "ack <last sequence> sync <status>". Before an update it prints
 // "will update <_soupEntryId> <name>": a kill between the write and its ack leaves that name.
+import Determinism
 import EventJournal
 import Foundation
 import Logging
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import Soups
-import SyncCore
 
 let arguments = CommandLine.arguments
 guard arguments.count == 6, let instanceURL = URL(string: arguments[2]), let seed = UInt64(arguments[5]),

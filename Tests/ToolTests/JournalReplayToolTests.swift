@@ -1,7 +1,9 @@
+import Determinism
 import EventJournal
 import Foundation
 import LMDBStore
-import SyncCore
+import LosslessJSON
+import SyncReplay
 import SyncTesting
 import Testing
 

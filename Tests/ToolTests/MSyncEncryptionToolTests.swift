@@ -1,5 +1,4 @@
 import Foundation
-import SyncCore
 import SyncTesting
 import Testing
 

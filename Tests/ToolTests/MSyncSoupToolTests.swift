@@ -1,5 +1,5 @@
 import Foundation
-import SyncCore
+import LosslessJSON
 import SyncTesting
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
+import LosslessJSON
 import SalesforceSimulator
-import SyncCore
 import SyncTesting
 import Synchronization
 import Testing

@@ -1,9 +1,10 @@
+import Determinism
 import EventJournal
 import Foundation
+import LosslessJSON
 import MobileSync
 import SalesforceSimulator
 import Soups
-import SyncCore
 import SyncTesting
 import Testing
 

@@ -1,8 +1,8 @@
+import Determinism
 import EventJournal
 import Foundation
 import LMDBStore
 import MobileSync
-import SyncCore
 import SyncTesting
 import Synchronization
 import Testing

@@ -1,7 +1,8 @@
 import ArgumentParser
+import Determinism
 import EventJournal
+import LosslessJSON
 import MobileSync
-import SyncCore
 
 extension JournalReplay {
     struct Blame: ParsableCommand {

@@ -1,9 +1,9 @@
 import ArgumentParser
+import Determinism
 import EventJournal
 import Foundation
 import Logging
 import MobileSync
-import SyncCore
 import ToolSupport
 
 extension JournalReplay {

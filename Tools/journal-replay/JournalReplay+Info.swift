@@ -1,7 +1,8 @@
 import ArgumentParser
+import Determinism
 import EventJournal
 import LMDBStore
-import SyncCore
+import LosslessJSON
 
 extension JournalReplay {
     struct Info: ParsableCommand {

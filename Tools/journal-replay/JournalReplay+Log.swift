@@ -1,6 +1,7 @@
 import ArgumentParser
+import Determinism
 import EventJournal
-import SyncCore
+import LosslessJSON
 
 extension JournalReplay {
     struct Log: ParsableCommand {

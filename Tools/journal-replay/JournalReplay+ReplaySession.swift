@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SyncTesting
+import SyncReplay
 
 extension JournalReplay {
     /// Replays a recorded session (`Journals/<area>/<case>/`) in both modes: the journal export

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SyncTesting
+import SyncReplay
 
 extension JournalReplay {
     /// Runs a seeded simulation campaign: random sessions with faults, crashes and power losses, invariants

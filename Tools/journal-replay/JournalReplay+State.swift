@@ -1,6 +1,6 @@
 import ArgumentParser
 import EventJournal
-import SyncCore
+import LosslessJSON
 
 extension JournalReplay {
     struct State: ParsableCommand {

@@ -3,7 +3,6 @@ import EventJournal
 import Foundation
 import Logging
 import MobileSync
-import SyncCore
 import ToolSupport
 
 extension JournalReplay {

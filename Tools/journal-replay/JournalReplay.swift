@@ -1,10 +1,10 @@
 import ArgumentParser
+import Determinism
 import EventJournal
 import Foundation
 import Logging
 import MobileSync
 import Soups
-import SyncCore
 import ToolSupport
 
 @main

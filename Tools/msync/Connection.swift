@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Logging
 import SalesforceAPI
-import SyncCore
 
 /// The Salesforce connection from the global options, falling back to the environment.
 ///

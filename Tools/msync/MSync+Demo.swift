@@ -6,7 +6,6 @@ import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 
 extension MSync {
     /// A whole offline-first session against the embedded simulator, step by step.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import LosslessJSON
 import MobileSync
 import Soups
-import SyncCore
 
 extension MSync {
     struct Query: ParsableCommand {

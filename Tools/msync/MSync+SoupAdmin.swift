@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import LosslessJSON
 import MobileSync
 import Soups
-import SyncCore
 
 /// The `--index PATH:TYPE` options of the commands that set a soup's indexes.
 struct IndexOptions: ParsableArguments {

@@ -1,10 +1,11 @@
 import ArgumentParser
+import Determinism
 import EventJournal
 import Foundation
 import Logging
+import LosslessJSON
 import MobileSync
 import Soups
-import SyncCore
 import ToolSupport
 
 /// Opens the store named by the global options, creating it when missing. Long recoveries and

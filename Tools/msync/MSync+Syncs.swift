@@ -1,10 +1,11 @@
 import ArgumentParser
+import Determinism
 import Foundation
 import Logging
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import Soups
-import SyncCore
 import ToolSupport
 
 /// Opens the store and its sync manager, with a connection when the command needs one.

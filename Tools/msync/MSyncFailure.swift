@@ -1,10 +1,10 @@
 import ArgumentParser
 import EventJournal
 import Foundation
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import Soups
-import SyncCore
 
 /// msync's exit statuses (docs: DESIGN.md).
 enum MSyncExit {

@@ -1,8 +1,9 @@
 import ArgumentParser
+import Determinism
 import Foundation
 import Logging
+import LosslessJSON
 import SalesforceSimulator
-import SyncCore
 
 /// Serves a Salesforce-compatible REST API on loopback for development, tests and the demo.
 @main

@@ -1,8 +1,8 @@
+import Determinism
 import EventJournal
 import Foundation
 import LMDBStore
 import Logging
-import SyncCore
 import SyncTesting
 
 /// Appends `entryCount` entries with `payloadBytes`-byte payloads in transactions of

@@ -1,4 +1,5 @@
-import SyncCore
+import Determinism
+import LosslessJSON
 
 /// The records both soup benchmarks store: about 1 KB each, four indexed fields, generated
 /// from a seed so every run stores the same data.

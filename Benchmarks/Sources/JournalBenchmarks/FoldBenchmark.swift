@@ -1,9 +1,9 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
 import MobileSync
 import Soups
-import SyncCore
 import SyncTesting
 
 /// The fold of record-edit entries alone: a `SyncStore` of `recordCount` records created 100

@@ -1,6 +1,6 @@
+import Determinism
 import Foundation
 import LMDBStore
-import SyncCore
 import SyncTesting
 
 /// What LMDB alone costs for the soup layouts, with no JSON work and no Swift values: the floor

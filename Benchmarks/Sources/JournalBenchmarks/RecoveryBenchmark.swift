@@ -1,9 +1,9 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
 import MobileSync
 import Soups
-import SyncCore
 import SyncTesting
 
 #if canImport(Glibc)

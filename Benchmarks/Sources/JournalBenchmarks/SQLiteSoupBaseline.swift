@@ -1,6 +1,7 @@
+import Determinism
 import Foundation
 import GRDB
-import SyncCore
+import LosslessJSON
 import SyncTesting
 
 /// SmartStore's storage layout in SQLite, through GRDB: one table per soup with the record as

@@ -1,8 +1,9 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
+import LosslessJSON
 import Soups
-import SyncCore
 import SyncTesting
 
 /// A soup of `recordCount` records (~1 KB, 4 indexes) against SmartStore's SQLite layout

@@ -1,7 +1,7 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
-import SyncCore
 import SyncTesting
 
 /// Measures `Journal.withState(asOf:)` — what `journal-replay state --as-of` runs — on a

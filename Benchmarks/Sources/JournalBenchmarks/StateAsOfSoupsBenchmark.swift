@@ -1,9 +1,10 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
+import LosslessJSON
 import MobileSync
 import Soups
-import SyncCore
 import SyncTesting
 
 /// What `journal-replay state --as-of` does, on a store with every real projection (soups,

@@ -1,11 +1,12 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 import SyncTesting
 
 /// A SOQL sync down of `recordCount` ~1 KB Accounts (4 indexes, pages of 2,000) from the

@@ -1,6 +1,7 @@
+import Determinism
 import Logging
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// The briefcase target: the ids the user's briefcases prime
 /// (`GET connect/briefcase/priming-records`, paged by `relayToken`), then the records of each

@@ -1,5 +1,5 @@
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// The layout target: the UI API record layout of one sObject type
 /// (`GET ui-api/layout/<type>?formFactor=&layoutType=&mode=&recordTypeId=`, empty parameters

@@ -1,5 +1,5 @@
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// The MRU target: the ids of `GET sobjects/<type>` `recentItems`, then one query for them with
 /// the field list as given; one page, never sorted.

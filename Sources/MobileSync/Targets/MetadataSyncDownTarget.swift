@@ -1,5 +1,5 @@
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// The metadata target: the describe result of one sObject type (`GET sobjects/<type>/describe`),
 /// stored as one record whose `Id` is the type name, so a new sync replaces it in place.

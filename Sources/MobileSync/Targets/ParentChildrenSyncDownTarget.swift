@@ -1,5 +1,5 @@
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// The parent/children target: one SOQL query whose child sub-query nests each parent's
 /// children, paged through `nextRecordsUrl`; parents go to the parent soup and children, with

@@ -1,6 +1,6 @@
+public import LosslessJSON
 import SalesforceAPI
 import Soups
-public import SyncCore
 
 /// The Refresh target: re-fetches the records already in a soup, `countIdsPerSoql` ids per query.
 ///

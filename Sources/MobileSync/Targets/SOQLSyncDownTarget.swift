@@ -1,5 +1,5 @@
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// The SOQL target: `GET query?q=` then `nextRecordsUrl` until the server says done.
 ///

@@ -1,5 +1,5 @@
+public import LosslessJSON
 import SalesforceAPI
-public import SyncCore
 
 /// The SOSL target: one `GET search?q=`, one page; never sorted, so the watermark moves at DONE.
 public struct SOSLSyncDownTarget: SyncDownTarget {

@@ -1,4 +1,4 @@
-public import SyncCore
+public import LosslessJSON
 
 /// A source of records for a sync down: Mobile SDK's `SyncDownTarget` in Swift async form.
 ///

@@ -1,5 +1,6 @@
+import Determinism
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SOQLEvaluator {
     /// Checks a condition's paths and literal types.

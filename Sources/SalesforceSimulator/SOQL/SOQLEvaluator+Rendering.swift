@@ -1,5 +1,5 @@
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 extension SOQLEvaluator {
     /// Children of each parent for every sub-query, keyed by sub-query relationship (lower case)

@@ -1,5 +1,5 @@
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 /// Runs a parsed SOQL query against an ``OrgStore``.
 ///

@@ -1,5 +1,5 @@
+import Determinism
 import SalesforceAPI
-import SyncCore
 
 /// Parses the SOQL subset into a ``SOQLQuery``; syntax errors are `MALFORMED_QUERY` answers.
 ///

@@ -1,5 +1,5 @@
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 /// A parsed SOSL search (wire reference §5.4) and its evaluation.
 ///

@@ -1,12 +1,13 @@
+import Determinism
 import EventJournal
 public import Foundation
 import LMDBStore
 import Logging
+import LosslessJSON
 public import MobileSync
 public import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 
 /// Performs a session's operations against a store and a transport: the simulator while
 /// recording, the recorded answers while replaying.
@@ -47,7 +48,7 @@ public final class SessionRunner {
             credentials: SalesforceCredentials(
                 instanceURL: Self.instanceURL, accessToken: Self.accessToken, refreshToken: Self.refreshToken,
                 clientID: "recorded-session"),
-            transport: transport, clock: ImmediateClock(), randomSeed: Self.jitterSeed, logger: .discarding)
+            transport: transport, clock: ImmediateClock(), randomSeed: Self.jitterSeed, logger: .silent)
     }
 
     /// Performs every operation in order and returns the store.
@@ -186,9 +187,9 @@ public final class SessionRunner {
         // Durability across power loss is not what a session tests; skipping fsync keeps replays fast.
         options.environment.flushesOnCommit = false
         let store = try SyncStore(
-            directory: storeDirectory, clock: clock, idGenerator: ids, options: options, logger: .discarding)
+            directory: storeDirectory, clock: clock, idGenerator: ids, options: options, logger: .silent)
         self.store = store
-        manager = try SyncManager(store: store, client: client, clock: clock, logger: .discarding)
+        manager = try SyncManager(store: store, client: client, clock: clock, logger: .silent)
     }
 
     private func openStore() throws -> SyncStore {

@@ -1,6 +1,7 @@
+import Determinism
+import LosslessJSON
 import SalesforceAPI
 public import SalesforceSimulator
-import SyncCore
 
 /// A scenario that can be recorded into `Journals/<area>/<name>/`: the org the simulator
 /// starts with and the script the app runs against it.
@@ -62,7 +63,7 @@ public struct SessionCase: Sendable {
             configuration: SalesforceSimulator.Configuration(
                 data: data, accessToken: SessionRunner.accessToken,
                 refreshToken: SessionRunner.refreshToken, seed: Self.simulatorSeed),
-            sleepClock: ImmediateClock(), logger: .discarding)
+            sleepClock: ImmediateClock(), logger: .silent)
     }
 
     /// The id of the `number`th initial Contact (from 0), as the simulator mints it.

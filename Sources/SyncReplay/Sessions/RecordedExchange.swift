@@ -1,7 +1,7 @@
 import EventJournal
 public import Foundation
+import LosslessJSON
 import SalesforceAPI
-import SyncCore
 
 /// One request the engine sent and what came back: an answer, or a failure with no answer.
 ///

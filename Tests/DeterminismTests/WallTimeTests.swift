@@ -1,4 +1,4 @@
-import SyncCore
+import Determinism
 import Testing
 
 @Suite struct WallTimeTests {

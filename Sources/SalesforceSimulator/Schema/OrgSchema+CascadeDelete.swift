@@ -1,5 +1,3 @@
-public import SalesforceSimulator
-
 extension OrgSchema {
     /// This schema with `type`'s reference `field` made master-detail (`cascadeDelete`):
     /// deleting the record it points at deletes the `type` record too.

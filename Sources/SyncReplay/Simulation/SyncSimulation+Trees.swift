@@ -1,9 +1,10 @@
+import Determinism
 import Foundation
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 
 /// The parent/children part of a simulation: what the app changed and no outcome confirmed yet.
 struct TreeState {

@@ -1,4 +1,4 @@
-import SyncCore
+import Determinism
 
 /// One step of a seeded simulation. Steps that pick a record carry the random number that picks
 /// it, so a step list replays exactly and can be shortened by dropping steps.

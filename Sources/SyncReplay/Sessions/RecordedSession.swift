@@ -1,9 +1,9 @@
+import Determinism
 import EventJournal
 public import Foundation
 import LMDBStore
 import MobileSync
 import SalesforceSimulator
-import SyncCore
 
 /// A recorded session on disk, `Journals/<area>/<case>/`, and its two replays.
 ///
@@ -34,7 +34,7 @@ public struct RecordedSession: Sendable {
     /// - Throws: ``SessionReplayError/Code/operationFailed`` when an operation fails, or a file error.
     @discardableResult
     public static func record(_ scenario: SessionCase, into directory: URL) async throws -> RecordedSession {
-        let scratch = try TemporaryDirectory("session-record")
+        let scratch = try ScratchDirectory("session-record")
         defer { scratch.remove() }
         let recorder = RecordingTransport(SimulatorTransport(try scenario.makeSimulator()))
         let runner = SessionRunner(
@@ -81,7 +81,7 @@ public struct RecordedSession: Sendable {
     public func replayProjections() throws {
         let expected = try read(SessionFiles.expectedProjections)
         let sessionFile = try existingFile(SessionFiles.session)
-        let scratch = try TemporaryDirectory("session-projections")
+        let scratch = try ScratchDirectory("session-projections")
         defer { scratch.remove() }
         let store = try Self.scratchStore(scratch)
         do {
@@ -100,7 +100,7 @@ public struct RecordedSession: Sendable {
         let transport = ReplayTransport(try RecordedExchange.parseLines(try read(SessionFiles.exchanges)))
         let expectedSession = try read(SessionFiles.session)
         let expectedProjections = try read(SessionFiles.expectedProjections)
-        let scratch = try TemporaryDirectory("session-engine")
+        let scratch = try ScratchDirectory("session-engine")
         defer { scratch.remove() }
         let runner = SessionRunner(script: script, storeDirectory: scratch.appending("store"), transport: transport)
         let store = try await runner.run { _ in
@@ -157,11 +157,11 @@ public struct RecordedSession: Sendable {
         }
     }
 
-    static func scratchStore(_ scratch: TemporaryDirectory) throws -> SyncStore {
+    static func scratchStore(_ scratch: ScratchDirectory) throws -> SyncStore {
         var options = JournalOptions()
         options.environment.flushesOnCommit = false
         return try SyncStore(
-            directory: scratch.appending("store"), clock: ManualWallClock(), options: options, logger: .discarding)
+            directory: scratch.appending("store"), clock: ManualWallClock(), options: options, logger: .silent)
     }
 
     static func export(_ journal: Journal) throws -> Data {

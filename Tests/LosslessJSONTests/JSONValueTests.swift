@@ -1,4 +1,5 @@
-import SyncCore
+import Determinism
+import LosslessJSON
 import Testing
 
 @Suite struct JSONValueTests {

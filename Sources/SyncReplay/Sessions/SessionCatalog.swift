@@ -1,6 +1,6 @@
+import LosslessJSON
 import MobileSync
 import SalesforceSimulator
-import SyncCore
 
 /// The recorded sessions under `Journals/`, defined as scenarios so they can be recorded again.
 ///

@@ -1,11 +1,12 @@
+import Determinism
 import EventJournal
 import Foundation
 import Logging
+import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import SalesforceSimulator
 import Soups
-import SyncCore
 
 /// A seeded simulation of an offline-first app: random interleavings of local edits, edits by
 /// another client on the server (some dated in the second of the last sync, or a little before
@@ -59,7 +60,7 @@ public final class SyncSimulation {
     static let reSyncOverlapSeconds = 2
 
     let seed: UInt64
-    private let directory: TemporaryDirectory
+    private let directory: ScratchDirectory
     let clock: ManualWallClock
     private let boot = ManualBootIdentity()
     let simulator: SalesforceSimulator
@@ -79,7 +80,7 @@ public final class SyncSimulation {
 
     private init(seed: UInt64) throws {
         self.seed = seed
-        directory = try TemporaryDirectory("simulation")
+        directory = try ScratchDirectory("simulation")
         clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000), tick: .milliseconds(1))
         let logger = Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() })
         let accounts = (1...Self.accountsAtStart).map { number -> (type: String, fields: [String: JSONValue]) in
