@@ -132,7 +132,11 @@ let package = Package(
         ),
 
         // MARK: - Soups
-        .target(name: "Soups", dependencies: ["EventJournal", "LMDBStore", "SyncCore"]),
+        // SQLite runs Smart SQL over virtual tables of the soups (decision 0203); Apple platforms use
+        // the system SQLite.
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "Soups", dependencies: ["CSQLite", "EventJournal", "LMDBStore", "SyncCore"]),
         .testTarget(
             name: "SoupsTests",
             dependencies: ["Soups", "EventJournal", "LMDBStore", "SyncCore", "SyncTesting", logging]),
