@@ -5,10 +5,14 @@
 /// instead, so a storage failure stays ``SoupError/Code/storage`` with its cause.
 final class SmartQueryContext {
     let reader: any SoupReader
+    /// Whether the tables may read through indexes; `false` makes every table scan its records
+    /// and leaves every constraint to SQLite: the reference the index walks are tested against.
+    let usesIndexes: Bool
     private(set) var failure: (any Error)?
 
-    init(reader: any SoupReader) {
+    init(reader: any SoupReader, usesIndexes: Bool = true) {
         self.reader = reader
+        self.usesIndexes = usesIndexes
     }
 
     /// Keeps `error` when it is the first, and returns the text SQLite gets for it.

@@ -5,17 +5,21 @@ import SyncCore
 /// count, with `?` arguments bound, on a ``SmartSQLConnection`` over one reader.
 struct SmartQueryEngine {
     let reader: any SoupReader
+    /// `false` only in tests: every table scans (see ``SmartQueryContext/usesIndexes``).
+    var usesIndexes = true
 
     /// One page of rows, each a JSON array of the row's values.
     func page(_ smartSQL: String, arguments: [JSONValue], pageSize: Int, pageIndex: Int) throws -> [JSONValue] {
         let sql = try pagedSQL(smartSQL, pageSize: pageSize, pageIndex: pageIndex)
-        return try SmartSQLConnection.withConnection(reader: reader) { try $0.rows(sql, arguments: arguments) }
+        return try SmartSQLConnection.withConnection(reader: reader, usesIndexes: usesIndexes) {
+            try $0.rows(sql, arguments: arguments)
+        }
     }
 
     /// How many rows the query gives, ignoring paging.
     func count(_ smartSQL: String, arguments: [JSONValue]) throws -> Int {
         let sql = "SELECT count(*) FROM (\n\(try convertedBody(smartSQL))\n)"
-        return try SmartSQLConnection.withConnection(reader: reader) {
+        return try SmartSQLConnection.withConnection(reader: reader, usesIndexes: usesIndexes) {
             Int(clamping: try $0.integer(sql, arguments: arguments))
         }
     }
@@ -23,7 +27,9 @@ struct SmartQueryEngine {
     /// The SQL that runs for the page, then SQLite's plan for it, one step per line.
     func explain(_ smartSQL: String, arguments: [JSONValue], pageSize: Int, pageIndex: Int) throws -> [String] {
         let sql = try pagedSQL(smartSQL, pageSize: pageSize, pageIndex: pageIndex)
-        let plan = try SmartSQLConnection.withConnection(reader: reader) { try $0.plan(sql, arguments: arguments) }
+        let plan = try SmartSQLConnection.withConnection(reader: reader, usesIndexes: usesIndexes) {
+            try $0.plan(sql, arguments: arguments)
+        }
         return [String(sql.map { $0 == "\n" ? " " : $0 })] + plan
     }
 

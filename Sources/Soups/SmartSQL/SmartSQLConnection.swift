@@ -18,13 +18,15 @@ final class SmartSQLConnection {
     static let quotedSQLLengthMax = 300
 
     /// Opens a connection over `reader`'s soups, runs `body` with it, and closes it.
-    static func withConnection<T>(reader: any SoupReader, _ body: (SmartSQLConnection) throws -> T) throws -> T {
-        let connection = try SmartSQLConnection(reader: reader)
+    static func withConnection<T>(
+        reader: any SoupReader, usesIndexes: Bool = true, _ body: (SmartSQLConnection) throws -> T
+    ) throws -> T {
+        let connection = try SmartSQLConnection(reader: reader, usesIndexes: usesIndexes)
         defer { connection.close() }
         return try body(connection)
     }
 
-    private init(reader: any SoupReader) throws {
+    private init(reader: any SoupReader, usesIndexes: Bool) throws {
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(":memory:", &opened, flags, nil)
@@ -35,7 +37,7 @@ final class SmartSQLConnection {
         handle = opened
         module = UnsafeMutablePointer<sqlite3_module>.allocate(capacity: 1)
         module.initialize(to: SoupTableModule.make())
-        context = SmartQueryContext(reader: reader)
+        context = SmartQueryContext(reader: reader, usesIndexes: usesIndexes)
         do {
             try configure()
             for soup in try reader.soups() { try register(soup) }
@@ -210,7 +212,10 @@ final class SmartSQLConnection {
     private func failure(_ status: Int32, sql: String) -> any Error {
         if let failure = context.failure { return failure }
         let message = String(cString: sqlite3_errmsg(handle))
-        let quoted = sql.count > Self.quotedSQLLengthMax ? sql.prefix(Self.quotedSQLLengthMax) + "…" : sql[...]
+        // One line: the wrapper's line breaks become spaces.
+        let oneLine = String(sql.map { $0.isNewline ? " " : $0 })
+        let quoted =
+            oneLine.count > Self.quotedSQLLengthMax ? oneLine.prefix(Self.quotedSQLLengthMax) + "…" : oneLine[...]
         let storageCodes = [SQLITE_NOMEM, SQLITE_IOERR, SQLITE_FULL, SQLITE_CORRUPT, SQLITE_CANTOPEN]
         if storageCodes.contains(status & 0xFF) {
             return SoupError(.storage, "SQLite failed running the smart query: \(message)")

@@ -29,8 +29,8 @@ final class SoupVirtualTable {
         guard plans.count < Self.planCountMax else {
             throw SoupError(.invalidSmartSQL, "the smart query joins \(soup.name) too many ways to plan")
         }
-        let constraints = Self.constraints(info)
-        let orderBy = Self.orderTerms(info)
+        let constraints = context.usesIndexes ? Self.constraints(info) : []
+        let orderBy = context.usesIndexes ? Self.orderTerms(info) : []
         let count = try recordCount ?? context.reader.estimatedRecordCount(of: soup)
         recordCount = count
         let plan = SoupTablePlan.best(
