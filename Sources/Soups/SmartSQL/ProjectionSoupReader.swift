@@ -93,7 +93,10 @@ struct ProjectionSoupReader: SoupReader {
     // MARK: - Indexes
 
     func indexedValues(of soup: SmartSoup, entryId: Int64) throws -> [UInt16: SmartSQLValue] {
-        let entries = try state.indexEntries(soup.number, entryId)
+        // Decoded from the stored list in place.
+        let entries = try state.transaction.withValue(
+            state.databases.recordKeys, key: SoupDatabases.recordKey(soup.number, entryId)
+        ) { $0.map(IndexEntries.init(decoding:)) ?? IndexEntries() }
         var values: [UInt16: SmartSQLValue] = [:]
         for key in entries.indexKeys {
             let number = SoupDatabases.indexId(ofKey: key)
@@ -130,19 +133,21 @@ struct ProjectionSoupReader: SoupReader {
         }
         var entries: [SoupIndexEntry] = []
         entries.reserveCapacity(min(limit, 1024))
-        var last: [UInt8]?
+        var next: SoupIndexPosition?
         try state.transaction.withCursor(state.databases.index) { cursor in
+            // Decoded in place: a walk copies no key but the one it may resume after.
             try cursor.forEachInPlace(in: keys, reverse: descending) { key, _ in
-                let bytes = Array(key)
                 entries.append(
                     SoupIndexEntry(
-                        entryId: SoupDatabases.entryId(ofKey: bytes),
-                        value: index.type == .hashed ? nil : Self.value(inKey: bytes, type: index.type)))
-                last = bytes
-                return entries.count < limit
+                        entryId: Int64(bitPattern: readBigEndian(key.suffix(8))),
+                        value: index.type == .hashed ? nil : Self.value(inKey: key, type: index.type)))
+                guard entries.count < limit else {
+                    next = SoupIndexPosition(key: Array(key))
+                    return false
+                }
+                return true
             }
         }
-        let next = entries.count < limit ? nil : last.map(SoupIndexPosition.init)
         return (entries, next)
     }
 
@@ -192,10 +197,15 @@ struct ProjectionSoupReader: SoupReader {
     }
 
     /// The value in an index key: after the soup and index numbers, before the entry id.
-    private static func value(inKey key: [UInt8], type: IndexType) -> SmartSQLValue {
+    private static func value<Key: RandomAccessCollection<UInt8>>(inKey key: Key, type: IndexType) -> SmartSQLValue
+    where Key.Index == Int {
         let start = SoupDatabases.indexPrefix(0, 0).count
         guard key.count >= start + 8,
-            let decoded = IndexValue.decode(key[start..<(key.count - 8)], numbersAreIntegers: type == .integer)
+            let decoded = key.withContiguousStorageIfAvailable({
+                IndexValue.decode($0[start..<($0.count - 8)], numbersAreIntegers: type == .integer)
+            })
+                ?? IndexValue.decode(
+                    key[(key.startIndex + start)..<(key.endIndex - 8)], numbersAreIntegers: type == .integer)
         else { return .null }
         return smartValue(decoded.value)
     }

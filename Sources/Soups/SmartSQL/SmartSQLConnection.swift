@@ -1,32 +1,44 @@
 import CSQLite
 import SyncCore
 
-/// An in-memory SQLite connection whose only tables are the soups' virtual tables, opened for
-/// one smart query execution inside one read transaction, and closed before it ends.
+/// An in-memory SQLite connection whose only tables are the soups' virtual tables.
 ///
-/// One connection per execution keeps every rule simple: the tables always match the catalog
-/// of the transaction's snapshot, nothing is shared between threads (LMDB's transactions
-/// belong to one thread), and nothing outlives the transaction. The connection holds no data:
-/// rows stream from the soups through the tables. Temporary storage (sorts, `DISTINCT`,
-/// subqueries) stays in memory, so an encrypted store's values are never written in clear.
+/// A connection serves one smart query execution at a time, inside that execution's read
+/// transaction: ``withConnection(reader:soups:usesIndexes:_:)`` hands it the execution's
+/// reader, and takes it back before the transaction ends, so no transaction or cursor outlives
+/// the call (LMDB's transactions belong to one thread). Between executions it waits in
+/// ``SmartSQLConnectionPool``, holding no data and no statement: opening a connection and
+/// registering its tables costs more than an indexed lookup itself. A connection serves only
+/// the catalog it was made for; any change of soups or indexes makes a new one. Rows stream
+/// from the soups through the tables, and temporary storage (sorts, `DISTINCT`, subqueries)
+/// stays in memory, so an encrypted store's values are never written in clear.
 final class SmartSQLConnection {
     private let handle: OpaquePointer
     private let module: UnsafeMutablePointer<sqlite3_module>
-    let context: SmartQueryContext
+    private var tables: [SoupVirtualTable] = []
+    let context = SmartQueryContext()
+    /// The catalog the tables were made for.
+    let soups: [SmartSoup]
 
     /// How much of the SQL an error message quotes.
     static let quotedSQLLengthMax = 300
 
-    /// Opens a connection over `reader`'s soups, runs `body` with it, and closes it.
+    /// Runs `body` with a connection over `soups` (all of `reader`'s) that reads through
+    /// `reader`, then gives the connection back to the pool.
     static func withConnection<T>(
-        reader: any SoupReader, usesIndexes: Bool = true, _ body: (SmartSQLConnection) throws -> T
+        reader: any SoupReader, soups: [SmartSoup], usesIndexes: Bool = true, _ body: (SmartSQLConnection) throws -> T
     ) throws -> T {
-        let connection = try SmartSQLConnection(reader: reader, usesIndexes: usesIndexes)
-        defer { connection.close() }
+        let connection = try SmartSQLConnectionPool.shared.take(matching: soups) ?? SmartSQLConnection(soups: soups)
+        connection.context.begin(reader: reader, usesIndexes: usesIndexes)
+        for table in connection.tables { table.reset() }
+        defer {
+            connection.context.end()
+            SmartSQLConnectionPool.shared.giveBack(connection)
+        }
         return try body(connection)
     }
 
-    private init(reader: any SoupReader, usesIndexes: Bool) throws {
+    private init(soups: [SmartSoup]) throws {
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(":memory:", &opened, flags, nil)
@@ -37,14 +49,17 @@ final class SmartSQLConnection {
         handle = opened
         module = UnsafeMutablePointer<sqlite3_module>.allocate(capacity: 1)
         module.initialize(to: SoupTableModule.make())
-        context = SmartQueryContext(reader: reader, usesIndexes: usesIndexes)
-        do {
-            try configure()
-            for soup in try reader.soups() { try register(soup) }
-        } catch {
-            close()
-            throw error
-        }
+        self.soups = soups
+        // On a failure below, deinit closes the connection.
+        try configure()
+        for soup in soups { try register(soup) }
+    }
+
+    deinit {
+        // Statements are finalized by their callers; closing releases the modules' tables.
+        sqlite3_close_v2(handle)
+        module.deinitialize(count: 1)
+        module.deallocate()
     }
 
     private func configure() throws {
@@ -61,13 +76,7 @@ final class SmartSQLConnection {
             handle, soup.tableName, module, Unmanaged.passRetained(table).toOpaque(),
             { aux in aux.map { Unmanaged<SoupVirtualTable>.fromOpaque($0).release() } })
         guard status == SQLITE_OK else { throw failure(status, sql: soup.tableName) }
-    }
-
-    private func close() {
-        // Statements are finalized by their callers; closing releases the modules' tables.
-        sqlite3_close_v2(handle)
-        module.deinitialize(count: 1)
-        module.deallocate()
+        tables.append(table)
     }
 
     // MARK: - Running SQL
@@ -183,17 +192,26 @@ final class SmartSQLConnection {
         }
     }
 
+    /// Gives SQLite `text` as a column's value; SQLite copies it.
+    static func resultText(_ text: String, into context: OpaquePointer?) {
+        var text = text
+        // Native strings are contiguous UTF-8: no copy before SQLite's.
+        text.withUTF8 { buffer in resultText(buffer, into: context) }
+    }
+
     /// Gives SQLite `bytes` as a column's UTF-8 text; SQLite copies them.
     static func resultText(_ bytes: [UInt8], into context: OpaquePointer?) {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else {
-                sqlite3_result_text(context, "", 0, nil)
-                return
-            }
-            sqlite3_result_text64(
-                context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count),
-                csqlite_transient(), UInt8(SQLITE_UTF8))
+        bytes.withUnsafeBufferPointer { resultText($0, into: context) }
+    }
+
+    private static func resultText(_ buffer: UnsafeBufferPointer<UInt8>, into context: OpaquePointer?) {
+        guard let base = buffer.baseAddress, !buffer.isEmpty else {
+            sqlite3_result_text(context, "", 0, nil)
+            return
         }
+        sqlite3_result_text64(
+            context, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), sqlite3_uint64(buffer.count),
+            csqlite_transient(), UInt8(SQLITE_UTF8))
     }
 
     /// `text` in memory from `sqlite3_malloc`, which SQLite frees (error messages, index strings).

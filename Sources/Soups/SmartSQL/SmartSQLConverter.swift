@@ -23,11 +23,18 @@ struct SmartSQLConverter {
     /// What a smart query is made of: text to copy, and `{…}` references.
     enum Segment: Equatable {
         case text(String)
-        /// `{content}`, its `{` at character `position`; `isQualified` when a `.` comes right before it.
-        case reference(content: String, position: Int, isQualified: Bool)
+        /// `{content}`, its `{` at UTF-8 offset `offset`; `isQualified` when a `.` comes right
+        /// before it.
+        case reference(content: String, offset: Int, isQualified: Bool)
     }
 
-    let reader: any SoupReader
+    /// The soups a reference may name, by name.
+    let soups: [String: SmartSoup]
+
+    /// A converter for references to `soups`.
+    init(soups: [SmartSoup]) {
+        self.soups = Dictionary(soups.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// The SQL for `smartSQL`.
     /// - Throws: ``SoupError/Code/invalidSmartSQL`` for a statement other than a `SELECT` or a
@@ -39,7 +46,8 @@ struct SmartSQLConverter {
             switch segment {
             case .text(let text):
                 sql += text
-            case .reference(let content, let position, let isQualified):
+            case .reference(let content, let offset, let isQualified):
+                let position = { Self.characterPosition(ofOffset: offset, in: smartSQL) }
                 try append(content, position: position, isQualified: isQualified, to: &sql)
             }
         }
@@ -49,18 +57,19 @@ struct SmartSQLConverter {
     /// The soups a smart query names in its references, without looking them up.
     static func referencedSoupNames(_ smartSQL: String) throws -> Set<String> {
         var names = Set<String>()
-        for case .reference(let content, let position, _) in try segments(smartSQL) {
-            names.insert(try parts(content, position: position).soup)
+        for case .reference(let content, let offset, _) in try segments(smartSQL) {
+            names.insert(try parts(content, position: { characterPosition(ofOffset: offset, in: smartSQL) }).soup)
         }
         return names
     }
 
     // MARK: - References
 
-    private func append(_ content: String, position: Int, isQualified: Bool, to sql: inout String) throws {
+    /// Appends the SQL for one reference; `position` gives its character position, for errors.
+    private func append(_ content: String, position: () -> Int, isQualified: Bool, to sql: inout String) throws {
         let (soupName, path) = try Self.parts(content, position: position)
-        guard let soup = try reader.soup(named: soupName) else {
-            throw SoupError(.unknownSoup, "Unknown soup '\(soupName)' at character \(position)")
+        guard let soup = soups[soupName] else {
+            throw SoupError(.unknownSoup, "Unknown soup '\(soupName)' at character \(position())")
         }
         guard let path else {
             sql += soup.tableName
@@ -85,10 +94,10 @@ struct SmartSQLConverter {
     }
 
     /// The soup name and path of a reference's content (`soup` or `soup:path`).
-    private static func parts(_ content: String, position: Int) throws -> (soup: String, path: String?) {
+    private static func parts(_ content: String, position: () -> Int) throws -> (soup: String, path: String?) {
         let parts = content.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard parts.count <= 2, let soup = parts.first, !soup.isEmpty, parts.count == 1 || !parts[1].isEmpty else {
-            throw SoupError(.invalidSmartSQL, "Invalid soup/path reference {\(content)} at character \(position)")
+            throw SoupError(.invalidSmartSQL, "Invalid soup/path reference {\(content)} at character \(position())")
         }
         return (soup, parts.count == 2 ? parts[1] : nil)
     }
@@ -123,46 +132,56 @@ struct SmartSQLConverter {
     }
 
     /// The query cut into text and references.
+    ///
+    /// The scan runs over UTF-8 bytes: every character it looks for is ASCII, and a multi-byte
+    /// character never holds an ASCII byte. Positions in messages count characters.
     /// - Throws: ``SoupError/Code/invalidSmartSQL`` for a `{` never closed, or `{}`.
     static func segments(_ smartSQL: String) throws -> [Segment] {
-        let characters = Array(smartSQL)
+        let bytes = Array(smartSQL.utf8)
         var segments: [Segment] = []
-        var text = ""
+        var textStart = 0
         var quote: (isOpen: Bool, convertsBraces: Bool) = (false, false)
         var position = 0
-        while position < characters.count {
-            let character = characters[position]
-            if character == "'" {
-                quote = quote.isOpen ? (false, false) : (true, followsMatch(characters, position))
-            } else if character == "{", !quote.isOpen || quote.convertsBraces {
-                guard let close = characters[position...].firstIndex(of: "}"), close > position + 1 else {
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "'") {
+                quote = quote.isOpen ? (false, false) : (true, followsMatch(bytes, position))
+            } else if byte == UInt8(ascii: "{"), !quote.isOpen || quote.convertsBraces {
+                guard let close = bytes[position...].firstIndex(of: UInt8(ascii: "}")), close > position + 1 else {
+                    let rest = String(decoding: bytes[position...], as: UTF8.self).prefix(40)
+                    let characterPosition = characterPosition(ofOffset: position, in: smartSQL)
                     throw SoupError(
-                        .invalidSmartSQL,
-                        "Invalid soup/path reference \(String(characters[position...].prefix(40))) at character \(position)"
-                    )
+                        .invalidSmartSQL, "Invalid soup/path reference \(rest) at character \(characterPosition)")
                 }
-                if !text.isEmpty { segments.append(.text(text)) }
-                text = ""
+                if textStart < position {
+                    segments.append(.text(String(decoding: bytes[textStart..<position], as: UTF8.self)))
+                }
                 segments.append(
                     .reference(
-                        content: String(characters[(position + 1)..<close]), position: position,
-                        isQualified: position > 0 && characters[position - 1] == "."))
+                        content: String(decoding: bytes[(position + 1)..<close], as: UTF8.self),
+                        offset: position,
+                        isQualified: position > 0 && bytes[position - 1] == UInt8(ascii: ".")))
                 position = close + 1
+                textStart = position
                 continue
             }
-            text.append(character)
             position += 1
         }
-        if !text.isEmpty { segments.append(.text(text)) }
+        if textStart < bytes.count { segments.append(.text(String(decoding: bytes[textStart...], as: UTF8.self))) }
         return segments
     }
 
     /// Whether the quote at `position` opens the operand of a full-text `MATCH` (the uppercase
     /// word, then spaces), whose braces SmartStore converts.
-    private static func followsMatch(_ characters: [Character], _ position: Int) -> Bool {
+    /// The 0-based character position of UTF-8 offset `offset` in `text`, as messages give it.
+    static func characterPosition(ofOffset offset: Int, in text: String) -> Int {
+        String(decoding: text.utf8.prefix(offset), as: UTF8.self).count
+    }
+
+    private static func followsMatch(_ bytes: [UInt8], _ position: Int) -> Bool {
         var end = position
-        while end > 0, characters[end - 1] == " " { end -= 1 }
+        while end > 0, bytes[end - 1] == UInt8(ascii: " ") { end -= 1 }
         guard end < position, end >= 5 else { return false }
-        return String(characters[(end - 5)..<end]) == "MATCH"
+        return bytes[(end - 5)..<end].elementsEqual("MATCH".utf8)
     }
 }

@@ -36,7 +36,7 @@ extension SoupStore {
     ///
     /// - Throws: what ``query(_:pageIndex:args:)`` throws for the conversion.
     public func convertSmartSQL(_ smartSQL: String) throws -> String {
-        try read { state in try SmartSQLConverter(reader: ProjectionSoupReader(state: state)).convert(smartSQL) }
+        try read { state in try SmartSQLConverter(soups: ProjectionSoupReader(state: state).soups()).convert(smartSQL) }
     }
 
     /// How SQLite runs one page of a smart query: the SQL it runs, then one line per step of its

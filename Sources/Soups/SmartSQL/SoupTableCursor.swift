@@ -35,6 +35,8 @@ final class SoupTableCursor {
     private var position = 0
     private var source = Source.done
     private var isDescending = false
+    /// The number of the index the walk reads, whose values its keys give.
+    private var walkedIndex: UInt16?
     private var batchSize = SoupTableCursor.batchSizeFirst
 
     init(reader: any SoupReader, soup: SmartSoup) {
@@ -58,10 +60,12 @@ final class SoupTableCursor {
         position = 0
         batchSize = Self.batchSizeFirst
         isDescending = plan.isDescending
+        walkedIndex = nil
         switch plan.access {
         case .records:
             source = Self.recordsSource(plan, arguments)
         case .index(let index):
+            walkedIndex = index.number
             let affinity = SoupTableColumn.index(index).affinity
             let ranges = Self.indexRanges(plan, arguments, affinity: affinity, isDescending: plan.isDescending)
             source = ranges.isEmpty ? .done : .index(index, ranges: ranges[...], after: nil)
@@ -95,7 +99,7 @@ final class SoupTableCursor {
             return try currentRecord().flatMap { try reader.lastModifiedDate(of: $0) }.map(SmartSQLValue.integer)
                 ?? .null
         case .index(let index):
-            if case .index(let walked, _, _) = source, walked == index, let value = rows[position].walkedValue {
+            if walkedIndex == index.number, let value = rows[position].walkedValue {
                 return value
             }
             if rows[position].indexedValues == nil {
@@ -176,31 +180,12 @@ final class SoupTableCursor {
                 }
                 let sorted = Set(ids).sorted()
                 return ids.isEmpty ? .done : .recordIds((plan.isDescending ? sorted.reversed() : sorted)[...])
-            case (.lower(let isInclusive), .single(let value)):
-                switch SoupTableOperand.bound(value, affinity: .integer, isLower: true, isInclusive: isInclusive) {
+            case (.lower(let isInclusive), .single(let value)), (.upper(let isInclusive), .single(let value)):
+                let isLower = if case .lower = argument { true } else { false }
+                switch SoupTableOperand.bound(value, affinity: .integer, isLower: isLower, isInclusive: isInclusive) {
                 case .bound(let bound):
-                    guard case .integer(let id) = bound.value else { return .done }
-                    if bound.isInclusive {
-                        low = max(low, id)
-                    } else if id == .max {
-                        return .done
-                    } else {
-                        low = max(low, id + 1)
-                    }
-                case .matchesNothing: return .done
-                case .open, .unknown: break
-                }
-            case (.upper(let isInclusive), .single(let value)):
-                switch SoupTableOperand.bound(value, affinity: .integer, isLower: false, isInclusive: isInclusive) {
-                case .bound(let bound):
-                    guard case .integer(let id) = bound.value else { return .done }
-                    if bound.isInclusive {
-                        high = min(high, id)
-                    } else if id == .min {
-                        return .done
-                    } else {
-                        high = min(high, id - 1)
-                    }
+                    guard let id = inclusiveId(bound, isLower: isLower) else { return .done }
+                    if isLower { low = max(low, id) } else { high = min(high, id) }
                 case .matchesNothing: return .done
                 case .open, .unknown: break
                 }
@@ -210,6 +195,15 @@ final class SoupTableCursor {
         }
         guard low <= high else { return .done }
         return .records(ids: low == .min && high == .max ? nil : low...high, after: nil)
+    }
+
+    /// The entry id an integer bound includes at its end of the range, or `nil` when no id
+    /// lies inside it (`> Int64.max`).
+    private static func inclusiveId(_ bound: SoupIndexRange.Bound, isLower: Bool) -> Int64? {
+        guard case .integer(let id) = bound.value else { return nil }
+        if bound.isInclusive { return id }
+        if isLower { return id == .max ? nil : id + 1 }
+        return id == .min ? nil : id - 1
     }
 
     /// The index ranges to walk, in order, for `plan`; none when nothing can match.

@@ -91,9 +91,12 @@ enum SoupTableModule {
         _ cursor: UnsafeMutablePointer<UnsafeMutablePointer<sqlite3_vtab_cursor>?>?
     ) -> Int32 {
         guard let swiftTable = swiftTable(table), let cursor else { return SQLITE_MISUSE }
+        var reader: (any SoupReader)?
+        let status = run(table, swiftTable.context) { reader = try swiftTable.context.currentReader() }
+        guard let reader else { return status }
         let allocated = UnsafeMutablePointer<csqlite_soup_cursor>.allocate(capacity: 1)
         allocated.initialize(to: csqlite_soup_cursor())
-        let swiftCursor = SoupTableCursor(reader: swiftTable.context.reader, soup: swiftTable.soup)
+        let swiftCursor = SoupTableCursor(reader: reader, soup: swiftTable.soup)
         allocated.pointee.cursor = Unmanaged.passRetained(swiftCursor).toOpaque()
         cursor.pointee = UnsafeMutableRawPointer(allocated).assumingMemoryBound(to: sqlite3_vtab_cursor.self)
         return SQLITE_OK

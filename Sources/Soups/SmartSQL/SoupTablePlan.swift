@@ -82,14 +82,20 @@ extension SoupTablePlan {
     }
 
     /// The cheapest plan for the constraints and order SQLite offers.
+    ///
+    /// - Parameter usedColumns: the columns the query reads, as SQLite's `colUsed` gives them
+    ///   (bit `n` for column `n`, bit 63 for every column past 62): a walk that needs nothing but
+    ///   its own index's values never reads a record.
     static func best(
-        columns: [SoupTableColumn], constraints: [Constraint], orderBy: [OrderTerm], recordCount: Int
+        columns: [SoupTableColumn], constraints: [Constraint], orderBy: [OrderTerm], recordCount: Int,
+        usedColumns: UInt64 = .max
     ) -> SoupTablePlan {
         let count = Double(max(recordCount, 1))
-        var candidates = [candidate(.records, column: 0, constraints, orderBy, count)].compactMap { $0 }
+        let reads = ColumnReads(columns: columns, used: usedColumns)
+        var candidates = [candidate(.records, column: 0, constraints, orderBy, count, reads)].compactMap { $0 }
         for (number, column) in columns.enumerated() {
             guard case .index(let index) = column else { continue }
-            if let plan = candidate(.index(index), column: number, constraints, orderBy, count) {
+            if let plan = candidate(.index(index), column: number, constraints, orderBy, count, reads) {
                 candidates.append(plan)
             }
         }
@@ -106,7 +112,8 @@ extension SoupTablePlan {
     /// The plan reading `access`, whose column is `column`, or `nil` when it would be no better
     /// than a scan.
     private static func candidate(
-        _ access: Access, column: Int, _ constraints: [Constraint], _ orderBy: [OrderTerm], _ count: Double
+        _ access: Access, column: Int, _ constraints: [Constraint], _ orderBy: [OrderTerm], _ count: Double,
+        _ reads: ColumnReads
     ) -> SoupTablePlan? {
         let isRecords = access == .records
         let isHashed = if case .index(let index) = access { index.type == .hashed } else { false }
@@ -138,13 +145,37 @@ extension SoupTablePlan {
             plan.isDescending = isDescending
             plan.consumesOrder = true
         }
-        let isFiltered = !plan.arguments.isEmpty || plan.nullTest != nil
-        guard isRecords || isFiltered || plan.consumesOrder else { return nil }
-        // An index walk reads each record apart from its key: a little dearer per row than the scan.
         // Plus the descent to the first key: about log₂ n.
         let descent = Double(Int.bitWidth - Int(count).leadingZeroBitCount)
-        plan.estimatedCost = plan.estimatedRows * (isRecords ? 1 : 1.3) + descent
+        plan.estimatedCost = plan.estimatedRows * reads.costPerRow(isRecords ? nil : column) + descent
         return plan
+    }
+
+    /// What a plan must read per row besides its own keys, from the columns a query uses.
+    private struct ColumnReads {
+        /// Whether the query reads `soup`, `created` or `lastModified`: the record itself.
+        var needsRecord: Bool
+        /// The index columns the query reads, by column number.
+        var indexColumns: Set<Int>
+
+        init(columns: [SoupTableColumn], used: UInt64) {
+            let isUsed = { (number: Int) in used & (1 << UInt64(min(number, 63))) != 0 }
+            needsRecord = (1...3).contains(where: isUsed)
+            indexColumns = Set(
+                columns.indices.filter { number in
+                    if case .index = columns[number] { return isUsed(number) }
+                    return false
+                })
+        }
+
+        /// The relative cost of one row read through `column`'s index, or by the records scan
+        /// when `nil`: a record costs 1 (its JSON is copied, and opened when sealed), the values
+        /// of other indexes 1 more (the record's key list), an index key alone 0.3.
+        func costPerRow(_ column: Int?) -> Double {
+            let otherIndexes = indexColumns.subtracting(column.map { [$0] } ?? []).isEmpty ? 0.0 : 1.0
+            guard column != nil else { return 1 + otherIndexes }
+            return 0.3 + (needsRecord ? 1 : 0) + otherIndexes
+        }
     }
 
     /// A lower and an upper bound among `constraints`, if any.

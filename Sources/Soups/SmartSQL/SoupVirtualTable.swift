@@ -23,6 +23,13 @@ final class SoupVirtualTable {
         columns = SoupTableColumn.columns(of: soup)
     }
 
+    /// Forgets what the last execution learned: its plans (no statement outlives an
+    /// execution) and the soup's size.
+    func reset() {
+        plans.removeAll(keepingCapacity: true)
+        recordCount = nil
+    }
+
     /// Chooses a plan for the constraints and order in `info`, and tells SQLite which operands
     /// `xFilter` needs.
     func chooseBestPlan(_ info: UnsafeMutablePointer<sqlite3_index_info>) throws {
@@ -31,10 +38,11 @@ final class SoupVirtualTable {
         }
         let constraints = context.usesIndexes ? Self.constraints(info) : []
         let orderBy = context.usesIndexes ? Self.orderTerms(info) : []
-        let count = try recordCount ?? context.reader.estimatedRecordCount(of: soup)
+        let count = try recordCount ?? context.currentReader().estimatedRecordCount(of: soup)
         recordCount = count
         let plan = SoupTablePlan.best(
-            columns: columns, constraints: constraints, orderBy: orderBy, recordCount: count)
+            columns: columns, constraints: constraints, orderBy: orderBy, recordCount: count,
+            usedColumns: context.usesIndexes ? info.pointee.colUsed : .max)
         for (position, (constraint, argument)) in plan.arguments.enumerated() {
             info.pointee.aConstraintUsage[constraint].argvIndex = Int32(position + 1)
             info.pointee.aConstraintUsage[constraint].omit = 0
@@ -152,7 +160,7 @@ final class SoupVirtualTable {
         case .null: sqlite3_result_null(context)
         case .integer(let number): sqlite3_result_int64(context, number)
         case .real(let number): sqlite3_result_double(context, number)
-        case .text(let text): SmartSQLConnection.resultText(Array(text.utf8), into: context)
+        case .text(let text): SmartSQLConnection.resultText(text, into: context)
         }
     }
 }

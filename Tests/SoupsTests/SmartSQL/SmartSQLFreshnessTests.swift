@@ -65,16 +65,16 @@ import Testing
         let fixture = try SoupFixture("smart-sql-hashed", encryption: try Self.key())
         try fixture.store.registerSoup(
             "people", indexSpecs: [IndexSpec(path: "email", type: .hashed), IndexSpec(path: "name", type: .string)])
-        try fixture.store.create("people", [["email": "a@x.org", "name": "Ann"], ["email": "b@x.org", "name": "Bob"]])
+        try fixture.store.create(
+            "people", [["email": "a@x.org", "name": "Ann"], ["email": "b@x.org", "name": "Bob"]])
         // Enough people that a lookup beats a scan.
         try fixture.store.create("people", (0..<300).map { ["name": .string("Person \($0)")] })
         let spec = QuerySpec.smart(
             sql: "select {people:name}, {people:email} from {people} where {people:email} = ?", args: ["b@x.org"])
         #expect(try fixture.store.query(spec) == [["Bob", "b@x.org"]])
         #expect(try fixture.store.explainSmartQuery(spec).joined().contains("index on email"))
-        #expect(
-            try fixture.store.query(.smart(sql: "select {people:email} from {people} order by {people:email} desc limit 2"))
-                == [["b@x.org"], ["a@x.org"]])
+        let ordered = "select {people:email} from {people} order by {people:email} desc limit 2"
+        #expect(try fixture.store.query(.smart(sql: ordered)) == [["b@x.org"], ["a@x.org"]])
     }
 
     @Test func anIndexAddedWithoutReIndexingHoldsNullUntilTheRecordIsSaved() throws {
