@@ -255,26 +255,25 @@ struct SmartSQLBenchmark {
                     CREATE INDEX TABLE_2_1_idx ON TABLE_2 (TABLE_2_1);
                     CREATE INDEX TABLE_2_2_idx ON TABLE_2 (TABLE_2_2);
                     """)
-            let account = try db.makeStatement(
-                sql: "INSERT INTO TABLE_1 (soup, created, lastModified, TABLE_1_0, TABLE_1_1, TABLE_1_2, TABLE_1_3) "
-                    + "VALUES (?, 1, 1, ?, ?, ?, ?)")
-            for (number, record) in accounts.enumerated() {
-                try account.execute(arguments: [
-                    Self.stamped(record, entryId: number + 1), record["Id"]?.string, record["Name"]?.string,
-                    record["Industry"]?.string,
-                    record["AnnualRevenue"]?.number?.int64Value,
-                ])
-            }
-            let contact = try db.makeStatement(
-                sql: "INSERT INTO TABLE_2 (soup, created, lastModified, TABLE_2_0, TABLE_2_1, TABLE_2_2) "
-                    + "VALUES (?, 1, 1, ?, ?, ?)")
-            for (number, record) in contacts.enumerated() {
-                try contact.execute(arguments: [
-                    Self.stamped(record, entryId: number + 1), record["Id"]?.string, record["AccountId"]?.string,
-                    record["LastName"]?.string,
-                ])
-            }
+            try Self.insert(accounts, into: "TABLE_1", paths: ["Id", "Name", "Industry", "AnnualRevenue"], db)
+            try Self.insert(contacts, into: "TABLE_2", paths: ["Id", "AccountId", "LastName"], db)
         }
         return queue
+    }
+
+    /// Inserts `records` into SmartStore's table `table`, whose index columns hold `paths` in order
+    /// (text, or integers for numbers).
+    private static func insert(_ records: [JSONValue], into table: String, paths: [String], _ db: Database) throws {
+        let columns = paths.indices.map { "\(table)_\($0)" }.joined(separator: ", ")
+        let marks = Array(repeating: "?", count: paths.count).joined(separator: ", ")
+        let statement = try db.makeStatement(
+            sql: "INSERT INTO \(table) (soup, created, lastModified, \(columns)) VALUES (?, 1, 1, \(marks))")
+        for (number, record) in records.enumerated() {
+            let values = paths.map { path -> (any DatabaseValueConvertible)? in
+                if let text = record[path]?.string { return text }
+                return record[path]?.number?.int64Value
+            }
+            try statement.execute(arguments: StatementArguments([stamped(record, entryId: number + 1)] + values))
+        }
     }
 }
