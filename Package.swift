@@ -141,7 +141,11 @@ let package = Package(
         ),
 
         // MARK: - Soups
-        .target(name: "Soups", dependencies: ["EventJournal", "LMDBStore", "Determinism", "LosslessJSON"]),
+        // SQLite runs Smart SQL over virtual tables of the soups (decision 0203); Apple platforms use
+        // the system SQLite.
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .target(name: "Soups", dependencies: ["CSQLite", "EventJournal", "LMDBStore", "Determinism", "LosslessJSON"]),
         .testTarget(
             name: "SoupsTests",
             dependencies: ["Soups", "EventJournal", "LMDBStore", "Determinism", "LosslessJSON", "SyncTesting", logging]),

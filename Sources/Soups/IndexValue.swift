@@ -140,7 +140,9 @@ enum IndexValue: Hashable, Sendable {
 
     /// Decodes the value at the start of `bytes`; `numbersAreIntegers` says how to read a number.
     /// - Returns: the value and the number of bytes it used, or `nil` for malformed bytes.
-    static func decode(_ bytes: ArraySlice<UInt8>, numbersAreIntegers: Bool) -> (value: IndexValue, length: Int)? {
+    static func decode<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, numbersAreIntegers: Bool) -> (
+        value: IndexValue, length: Int
+    )? where Bytes.Index == Int {
         guard let tag = bytes.first else { return nil }
         let body = bytes.dropFirst()
         switch tag {
@@ -153,6 +155,16 @@ enum IndexValue: Hashable, Sendable {
             let raw = bits & (1 << 63) != 0 ? bits & ~(1 << 63) : ~bits
             return (.floating(Double(bitPattern: raw)), 9)
         case textTag:
+            // Most text holds no NUL byte, so its first 00 is the terminator's: decode in place.
+            if let end = body.firstIndex(of: 0), body.index(after: end) < body.endIndex,
+                body[body.index(after: end)] == 0
+            {
+                let utf8 = body[..<end]
+                let text =
+                    utf8.withContiguousStorageIfAvailable { String(decoding: $0, as: UTF8.self) }
+                    ?? String(decoding: utf8, as: UTF8.self)
+                return (.text(text), end + 2 - bytes.startIndex)
+            }
             var utf8: [UInt8] = []
             var index = body.startIndex
             while index < body.endIndex {

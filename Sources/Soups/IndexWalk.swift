@@ -53,6 +53,8 @@ struct IndexWalk {
             like = LikePattern(pattern)
         case .match:
             preconditionFailure("match filters read the token keys, not an index range")
+        case .smart:
+            throw SoupError(.invalidQuery, "a smart query gives rows, not records: this call takes the other kinds")
         }
         state = engine.state
         isInIdOrder = if case .exact = filter { true } else { false }

@@ -22,13 +22,7 @@ struct QueryEngine {
 
     /// The ids of one page of `spec`'s results, in result order.
     func pageIds(_ spec: QuerySpec, pageIndex: Int) throws -> [Int64] {
-        guard (1...QuerySpec.pageSizeMax).contains(spec.pageSize) else {
-            throw SoupError(.invalidQuery, "the page size must be 1 to \(QuerySpec.pageSizeMax), not \(spec.pageSize)")
-        }
-        let (offset, overflow) = spec.pageSize.multipliedReportingOverflow(by: pageIndex)
-        guard pageIndex >= 0, !overflow else {
-            throw SoupError(.invalidQuery, "the page index must be 0 or more and small enough, not \(pageIndex)")
-        }
+        let offset = try Self.offset(pageSize: spec.pageSize, pageIndex: pageIndex)
         var page = Page(offset: offset, size: spec.pageSize)
         // How many results a page needs in all; saturating, since a far page of a small soup is valid.
         let needed = offset > Int.max - spec.pageSize ? Int.max : offset + spec.pageSize
@@ -76,6 +70,20 @@ struct QueryEngine {
             return true
         }
         return try orderedPage(ids, orderPath, descending: descending, page: page, needed: needed)
+    }
+
+    /// How many results come before page `pageIndex`: the rule every query kind pages by.
+    /// - Throws: ``SoupError/Code/invalidQuery`` for a page size outside 1 through
+    ///   ``QuerySpec/pageSizeMax``, or a negative or overflowing page index.
+    static func offset(pageSize: Int, pageIndex: Int) throws -> Int {
+        guard (1...QuerySpec.pageSizeMax).contains(pageSize) else {
+            throw SoupError(.invalidQuery, "the page size must be 1 to \(QuerySpec.pageSizeMax), not \(pageSize)")
+        }
+        let (offset, overflow) = pageSize.multipliedReportingOverflow(by: pageIndex)
+        guard pageIndex >= 0, !overflow else {
+            throw SoupError(.invalidQuery, "the page index must be 0 or more and small enough, not \(pageIndex)")
+        }
+        return offset
     }
 
     /// How many records match `filter`.

@@ -1,6 +1,7 @@
 public import LosslessJSON
 
-/// A query over one soup, with SmartStore's kinds: all, exact, range, like and match.
+/// A query over one soup, with SmartStore's kinds: all, exact, range, like and match; or a
+/// smart query (SQL) over any soups.
 ///
 /// ```swift
 /// let spec = QuerySpec.range("accounts", path: "Amount", from: 100, to: nil, orderPath: "Amount", pageSize: 50)
@@ -44,6 +45,11 @@ public struct QuerySpec: Hashable, Sendable {
         /// matches a full-text expression in SmartStore's syntax: terms, `prefix*`,
         /// `"phrases"`, `{soup:path}:term` column filters, `AND`, `OR`, `NOT`, parentheses.
         case match(path: String?, expression: String)
+        /// A smart query: SmartStore's SQL, in which `{soup}` names a soup's table and
+        /// `{soup:path}` a field, over any soups; `args` are bound to its `?` parameters. Its
+        /// results are rows, each a JSON array of the selected values. The spec's ``soupName``,
+        /// ``orderPath``, ``order`` and ``selectPaths`` do not apply: the SQL says it all.
+        case smart(sql: String, args: [JSONValue])
     }
 
     /// The direction of an order.
@@ -102,6 +108,25 @@ public struct QuerySpec: Hashable, Sendable {
         QuerySpec(
             soupName: soup, filter: .like(path: path, pattern: pattern), orderPath: orderPath, order: order,
             pageSize: pageSize)
+    }
+
+    /// A smart query, SmartStore's `buildSmartQuerySpec`: SQLite's `SELECT` over soups named
+    /// `{soup}` and fields named `{soup:path}`.
+    ///
+    /// ```swift
+    /// let spec = QuerySpec.smart(
+    ///     sql: "select {employees:deptCode}, count(*) from {employees} group by {employees:deptCode}",
+    ///     pageSize: 100)
+    /// let rows = try store.query(spec)  // [["A00", 3], ["B00", 4]]
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - sql: the smart query; only `SELECT` (and `WITH … SELECT`) statements run.
+    ///   - args: the values of its `?` parameters, in order: strings, numbers, booleans (as 1
+    ///     and 0), nulls; arrays and objects as their JSON text.
+    ///   - pageSize: how many rows make a page.
+    public static func smart(sql: String, args: [JSONValue] = [], pageSize: Int = 10) -> QuerySpec {
+        QuerySpec(soupName: "", filter: .smart(sql: sql, args: args), pageSize: pageSize)
     }
 
     /// A full-text query over the `full_text` index at `path`, or all of them when `nil`.

@@ -31,7 +31,7 @@ public struct SoupError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case unknownSoup, noIndexForPath, externalIdPathNotIndexed, notAnObject, emptyIndexSpecs,
                 invalidIndexSpec, invalidSoupName, unknownEntry, duplicateExternalId, invalidQuery, invalidConfig,
-                storage
+                invalidSmartSQL, storage
         }
 
         private let value: Value
@@ -58,6 +58,10 @@ public struct SoupError: Error, Sendable, CustomStringConvertible {
         public static let invalidQuery = Code(value: .invalidQuery)
         /// A `userstore.json` or `globalstore.json` file is malformed.
         public static let invalidConfig = Code(value: .invalidConfig)
+        /// A smart query is not one SmartStore would run: not a `SELECT`, a malformed `{…}`
+        /// reference, arguments that do not match its `?`s, or SQL that SQLite refuses (the
+        /// message carries SQLite's).
+        public static let invalidSmartSQL = Code(value: .invalidSmartSQL)
         /// The journal or LMDB failed; see ``SoupError/cause``.
         public static let storage = Code(value: .storage)
 

@@ -12,7 +12,9 @@ struct SoupState {
     // MARK: - Reading
 
     func catalogEntry(_ soup: String) throws -> SoupCatalogEntry? {
-        try transaction.withValue(databases.catalog, key: Array(soup.utf8)) { stored in
+        // No soup has a name the store refuses; an empty one is not even a key LMDB accepts.
+        guard !soup.isEmpty, soup.utf8.count <= SoupStore.soupNameLengthMaxBytes else { return nil }
+        return try transaction.withValue(databases.catalog, key: Array(soup.utf8)) { stored in
             guard let stored else { return nil }
             guard let catalogCache else { return try SoupCatalogEntry(json: Self.parse(Array(stored))) }
             return try catalogCache.entry(soup, stored: stored) { try SoupCatalogEntry(json: Self.parse($0)) }

@@ -14,13 +14,21 @@ extension SoupStore {
     ///
     /// The query runs again only after a commit of an entry of its soup (writes to other soups
     /// never re-run it) and the page is yielded only when it differs from the last one yielded.
+    /// A smart query runs again after an entry of any soup it names in braces.
     /// - Parameters:
     ///   - spec: the query, as for ``query(_:pageIndex:)``.
     ///   - pageIndex: the 0-based page.
     /// - Returns: an observation; nothing is read until it is iterated. Its iterator throws
     ///   what ``query(_:pageIndex:)`` throws, ``SoupError/Code/unknownSoup`` included.
     public func observeQuery(_ spec: QuerySpec, pageIndex: Int = 0) -> SoupObservation<[JSONValue]> {
-        observe(spec.soupName) { state in try Self.page(spec, pageIndex: pageIndex, in: state) }
+        // A smart query that does not parse names no soup: its first read throws.
+        let soups =
+            if case .smart(let sql, _) = spec.filter {
+                (try? SmartSQLConverter.referencedSoupNames(sql)) ?? []
+            } else {
+                Set([spec.soupName])
+            }
+        return observe(soups) { state in try Self.page(spec, pageIndex: pageIndex, in: state) }
     }
 
     /// One record by its `_soupEntryId`: now, then after every commit that changes it.
@@ -31,16 +39,16 @@ extension SoupStore {
     /// - Returns: an observation; nothing is read until it is iterated. Its iterator throws
     ///   ``SoupError/Code/unknownSoup`` when the soup does not exist or is dropped.
     public func observeRecord(_ soup: String, entryId: Int64) -> SoupObservation<JSONValue?> {
-        observe(soup) { state in try state.record(state.requireSoup(soup).soupId, entryId) }
+        observe([soup]) { state in try state.record(state.requireSoup(soup).soupId, entryId) }
     }
 
     private func observe<Value: Equatable & Sendable>(
-        _ soup: String, _ value: @escaping @Sendable (SoupState) throws -> Value
+        _ soups: Set<String>, _ value: @escaping @Sendable (SoupState) throws -> Value
     ) -> SoupObservation<Value> {
         let catalogCache = catalogCache
         return SoupObservation(
             values: journal.observeValue(
-                reevaluatingFor: { Self.entry($0, touches: soup) },
+                reevaluatingFor: { entry in soups.contains { Self.entry(entry, touches: $0) } },
                 read: { reader in
                     try value(
                         SoupState(

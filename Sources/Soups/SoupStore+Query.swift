@@ -5,13 +5,14 @@ extension SoupStore {
     /// One page of the query's results.
     ///
     /// Each result is the whole record, or, when the spec has `selectPaths`, an array of the
-    /// values at those paths.
+    /// values at those paths; for a ``QuerySpec/smart(sql:args:pageSize:)`` query, a row: a JSON
+    /// array of its selected values (docs/soups.md, "Smart SQL").
     /// - Parameters:
     ///   - spec: the soup, filter, order, page size and selected paths.
     ///   - pageIndex: the 0-based page; page `k` starts after `k × pageSize` results.
     /// - Throws: ``SoupError/Code/unknownSoup``, ``SoupError/Code/noIndexForPath`` for a
     ///   filter on a path with no index, ``SoupError/Code/invalidQuery`` for a bad page or
-    ///   match expression.
+    ///   match expression; for smart queries, what ``query(_:pageIndex:args:)`` throws.
     /// - Complexity: O(log n + offset + pageSize) index keys for `all`, and for exact, range
     ///   and like filters ordered by their own path or, for exact, unordered; O(log n +
     ///   matches) for other filters, keeping only `offset + pageSize` sort keys in memory.
@@ -22,6 +23,10 @@ extension SoupStore {
 
     /// One page of the query's results in `state`: ``query(_:pageIndex:)`` and its observation.
     static func page(_ spec: QuerySpec, pageIndex: Int, in state: SoupState) throws -> [JSONValue] {
+        if case .smart(let sql, let args) = spec.filter {
+            return try SmartQueryEngine(reader: ProjectionSoupReader(state: state)).page(
+                sql, arguments: args, pageSize: spec.pageSize, pageIndex: pageIndex)
+        }
         let catalog = try state.requireSoup(spec.soupName)
         let ids = try QueryEngine(state: state, soup: catalog).pageIds(spec, pageIndex: pageIndex)
         return try ids.compactMap { entryId -> JSONValue? in
@@ -31,11 +36,14 @@ extension SoupStore {
         }
     }
 
-    /// How many records the query matches, ignoring paging.
+    /// How many records the query matches (rows, for a smart query), ignoring paging.
     /// - Throws: what ``query(_:pageIndex:)`` throws.
     public func count(_ spec: QuerySpec) throws -> Int {
         try read { state in
-            try QueryEngine(state: state, soup: state.requireSoup(spec.soupName)).count(spec.filter)
+            if case .smart(let sql, let args) = spec.filter {
+                return try SmartQueryEngine(reader: ProjectionSoupReader(state: state)).count(sql, arguments: args)
+            }
+            return try QueryEngine(state: state, soup: state.requireSoup(spec.soupName)).count(spec.filter)
         }
     }
 

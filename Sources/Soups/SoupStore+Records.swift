@@ -120,7 +120,10 @@ extension SoupStore {
     /// - Throws: what ``query(_:pageIndex:)`` throws for the spec.
     @discardableResult
     public func deleteByQuery(_ spec: QuerySpec) throws -> Int {
-        try mutate { writer, state in
+        if case .smart = spec.filter {
+            throw SoupError(.invalidQuery, "a smart query gives rows, not records: deleteByQuery takes the other kinds")
+        }
+        return try mutate { writer, state in
             let catalog = try state.requireSoup(spec.soupName)
             let engine = QueryEngine(state: state, soup: catalog)
             var ids = try engine.filterIds(spec.filter)

@@ -245,6 +245,9 @@ struct SoupModel {
             let spec = try requireSpec(path, in: soup)
             let like = LikePattern(pattern)
             return ids.filter { indexValue($0, spec, in: soup).likeText.map(like.matches) ?? false }
+        case .smart:
+            // The model answers the record queries; SmartSQL's suites test smart queries.
+            throw SoupError(.invalidQuery, "the model runs no smart query")
         case .match(let path, let text):
             let specs = soup.specs.filter { $0.type == .fullText && (path == nil || $0.path == path) }
             guard !specs.isEmpty else { throw SoupError(.noIndexForPath, path ?? "any") }

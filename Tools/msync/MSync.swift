@@ -8,7 +8,8 @@ struct MSync: AsyncParsableCommand {
         abstract: "Drive a SyncJournal store from the shell: soups, records, queries, syncs and the demo.",
         subcommands: [
             RegisterSoup.self, AlterSoup.self, ClearSoup.self, DropSoup.self, ListSoups.self, Create.self,
-            Update.self, Delete.self, Upsert.self, Get.self, Query.self, Dirty.self, Setup.self, SyncDown.self,
+            Update.self, Delete.self, Upsert.self, Get.self, Query.self, SmartQuery.self, Dirty.self, Setup.self,
+            SyncDown.self,
             SyncUp.self, Resync.self, CleanGhosts.self, Status.self, DeleteSync.self, Compact.self, RotateKey.self,
             GenerateKey.self, Demo.self,
         ])

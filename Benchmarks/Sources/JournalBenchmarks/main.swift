@@ -79,6 +79,8 @@ case "recovery-child" where arguments.count == 4:
         try RecoveryBenchmark.child(
             store: arguments[1], recordCount: count(2) ?? 10_000, interval: UInt64(count(3) ?? 50_000))
     }
+case "smart-sql":
+    await runOrExit { _ = try SmartSQLBenchmark(recordCount: count(1) ?? 100_000).run() }
 case "sync-up-http":
     var benchmark = SyncUpHTTPBenchmark()
     if let count = count(1) { benchmark.recordCount = count }
