@@ -67,7 +67,7 @@ struct FoldBenchmark {
             horizon.isCompacted
                 ? "  compaction kept entries \(horizon.firstSequence)...\(last) of \(last): the rebuild restores the "
                     + "horizon's checkpoint, then folds what is left"
-                : "  history kept: the rebuild folds all \(last) entries")
+                : "  nothing compacted: the rebuild folds all \(last) entries")
         report.line(
             "  fold of \(folded) entries: \(wall), \(Int(Double(folded) / wall.inSeconds)) entries/s; "
                 + "CPU \(String(format: "%.2f", cpuSeconds)) s, \(Int(Double(folded) / cpuSeconds)) entries per CPU second"

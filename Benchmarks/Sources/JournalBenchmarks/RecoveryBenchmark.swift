@@ -35,9 +35,14 @@ struct RecoveryBenchmark {
         func current() -> String { name }
     }
 
-    /// The store's options in parent and child: `configuration`'s, with `key` when encrypted.
-    static func options(boot: String, configuration: StoreConfiguration, key: StoreKey?) throws -> JournalOptions {
+    /// The store's options in parent and child: a checkpoint every `interval` entries, and
+    /// `configuration`'s settings, with `key` when encrypted.
+    static func options(
+        boot: String, interval: UInt64, configuration: StoreConfiguration, key: StoreKey?
+    ) throws -> JournalOptions {
         var options = JournalOptions()
+        // The interval is the store's own, so a small one gives a quick run of the same shape.
+        options.checkpoints.entryCountMax = interval
         options.environment.mapSizeBytes = 4 << 30
         // 100,000 single-entry commits synced would take minutes, and a SIGKILL leaves the page
         // cache, so what the journal's sync writes is not what recovery reads here.
@@ -73,7 +78,8 @@ struct RecoveryBenchmark {
             let elapsed = try ContinuousClock().measure {
                 opened = try SyncStore(
                     directory: url, clock: SystemWallClock(),
-                    options: Self.options(boot: boot, configuration: configuration, key: key), logger: .discarding)
+                    options: Self.options(boot: boot, interval: interval, configuration: configuration, key: key),
+                    logger: .discarding)
             }
             let opening = opened?.journal.openingReport
             let folded = Int(opening?.foldedEntries ?? 0)
@@ -118,7 +124,8 @@ struct RecoveryBenchmark {
         let opened = try SyncStore(
             directory: URL(fileURLWithPath: store), clock: ManualWallClock(tick: .milliseconds(1)),
             idGenerator: IncrementingIDGenerator(),
-            options: options(boot: "boot-1", configuration: configuration, key: key), logger: .discarding)
+            options: options(boot: "boot-1", interval: interval, configuration: configuration, key: key),
+            logger: .discarding)
         try opened.soups.registerSoup(
             "accounts", indexSpecs: [IndexSpec(path: "Id", type: .string), IndexSpec(path: "Name", type: .string)])
         for batch in stride(from: 0, to: recordCount, by: 100) {

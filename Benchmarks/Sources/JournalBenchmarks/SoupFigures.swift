@@ -65,6 +65,8 @@ struct SoupFigures: Encodable {
             "storeUnlimitedOverSQLite": Self.ratio(stores[unlimited], stores[Self.sqlite]),
             "storeDefaultOverUnlimited": Self.ratio(stores[plain], stores[unlimited]),
             "rangePageP50DefaultOverSQLite": Self.ratio(rangePageP50Micros[plain], rangePageP50Micros[Self.sqlite]),
+            "rangePageP50DefaultEncryptedOverSQLite": Self.ratio(
+                rangePageP50Micros[encrypted], rangePageP50Micros[Self.sqlite]),
             "rangePageP50DefaultEncryptedOverSQLCipher": Self.ratio(
                 rangePageP50Micros[encrypted], rangePageP50Micros[Self.sqlcipher]),
         ]

@@ -23,6 +23,7 @@ struct StateAsOfBenchmark {
         var queries: Int
         /// Always `unlimited`: the figures need every entry.
         var retention = StoreConfiguration.unlimited.rawValue
+        /// The first question, as of the entry before the last: a fold of the whole journal.
         var firstCallMillis: Double
         var queryP50Millis: Double
         var queryP99Millis: Double
@@ -47,8 +48,11 @@ struct StateAsOfBenchmark {
         }
         let clock = ContinuousClock()
         let checkpoints = directory.appending("checkpoints")
+        // Not the last entry: the state as of the last one is the live projections, read without a
+        // fold. The entry before it makes the first call fold the whole journal.
+        let firstSequence = UInt64(max(entryCount - 1, 1))
         let first = try clock.measure {
-            _ = try journal.withState(asOf: UInt64(entryCount), checkpointDirectory: checkpoints) { _, sequence in
+            _ = try journal.withState(asOf: firstSequence, checkpointDirectory: checkpoints) { _, sequence in
                 sequence
             }
         }
@@ -67,7 +71,7 @@ struct StateAsOfBenchmark {
             "state as of a sequence, journal of \(entryCount) entries, checkpoint every "
                 + "\(Journal.checkpointIntervalDefault); history kept (RetentionPolicy.unlimited): every sequence "
                 + "must stay answerable")
-        report.line("first call (folds everything, writes checkpoints): \(first)")
+        report.line("first call, as of entry \(firstSequence) (folds from the start, writes checkpoints): \(first)")
         report.line(
             "\(queryCount) random sequences afterwards: \(latencies.summary), max "
                 + String(format: "%.0f", latencies.percentile(1)) + " µs")

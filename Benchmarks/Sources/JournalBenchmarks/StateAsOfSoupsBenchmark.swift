@@ -91,11 +91,15 @@ struct StateAsOfSoupsBenchmark {
             figures.verifySeconds = verify.inSeconds.rounded(decimals: 2)
             report.line("verify (folds everything, writes checkpoints): \(verify)")
         }
+        // Not the last entry: the state as of the last one is the live projections, read without a
+        // fold. The entry before it is the first question that folds (from a checkpoint if any).
+        let firstSequence = max(last - 1, 1)
         var size = 0
-        let first = try clock.measure { size = try describe(journal, asOf: last) }
+        let first = try clock.measure { size = try describe(journal, asOf: firstSequence) }
         figures.firstCallMillis = (first.inSeconds * 1000).rounded(decimals: 1)
         figures.describedBytes = size
-        report.line("first state call, as of the last entry: \(first), \(size) bytes of JSON")
+        report.line(
+            "first state call, as of entry \(firstSequence) (the one before the last): \(first), \(size) bytes of JSON")
         var generator = SplitMix64(seed: 5)
         var latencies = LatencySample()
         for _ in 0..<queryCount {

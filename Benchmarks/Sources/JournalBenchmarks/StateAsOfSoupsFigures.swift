@@ -9,6 +9,7 @@ struct StateAsOfSoupsFigures: Encodable {
     var retention = StoreConfiguration.unlimited.rawValue
     var buildSeconds = 0.0
     var verifySeconds: Double?
+    /// The first question, as of the entry before the last (the last is the live state, no fold).
     var firstCallMillis = 0.0
     /// The size of the JSON document the first call described.
     var describedBytes = 0

@@ -104,6 +104,10 @@ struct SyncDownBenchmark {
             }
             report.line(String(format: "  reSync cost ratio (large / small): %.2f", large.seconds / small.seconds))
         }
+        measures.computeEncryptionOverhead()
+        if let overhead = measures.ingestEncryptionOverheadPercent {
+            report.line(String(format: "ingest encryption overhead: %.1f %% more time", overhead))
+        }
         return measures
     }
 

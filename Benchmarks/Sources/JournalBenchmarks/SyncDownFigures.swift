@@ -49,10 +49,22 @@ struct SyncDownMeasures: Encodable {
     var stateAppendSmallP50Millis: [String: Double] = [:]
     var stateAppendLargeP50Millis: [String: Double] = [:]
 
+    /// How much longer the encrypted ingest takes than the plaintext one, in percent (issue 25's
+    /// goal: at most 25); absent unless both ran.
+    var ingestEncryptionOverheadPercent: Double?
+
     /// Files the reSync medians measured on `key`, and their ratio.
     mutating func addReSync(_ key: String, small: Double, large: Double) {
         reSyncSmallP50Millis[key] = (small * 1000).rounded(decimals: 2)
         reSyncLargeP50Millis[key] = (large * 1000).rounded(decimals: 2)
         reSyncRatio[key] = (large / small).rounded(decimals: 2)
+    }
+
+    /// Sets ``ingestEncryptionOverheadPercent`` from the two ingests, when both ran.
+    mutating func computeEncryptionOverhead() {
+        guard let plain = ingest[StoreConfiguration.default.rawValue],
+            let encrypted = ingest[StoreConfiguration.defaultEncrypted.rawValue], encrypted > 0
+        else { return }
+        ingestEncryptionOverheadPercent = ((plain / encrypted - 1) * 100).rounded(decimals: 1)
     }
 }
