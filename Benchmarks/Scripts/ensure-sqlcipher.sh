@@ -1,22 +1,20 @@
 #!/usr/bin/env bash
-# Installs SQLCipher when pkg-config cannot find it: Debian's libsqlcipher-dev with apt-get, or
-# on macOS Homebrew's sqlcipher. The benchmarks' `sqlcipher-baseline` links it (the encrypted
-# SmartStore baseline of `journal-benchmarks soup`), so the benchmark package does not build
-# without it; nothing installed by hand survives a fresh machine, hence this script.
-# Sourced by .ci/run before it builds the benchmarks; run it by hand before a first build.
-if ! pkg-config --exists sqlcipher 2>/dev/null; then
-    if [ "$(uname -s)" = "Darwin" ]; then
-        if ! command -v brew >/dev/null 2>&1; then
-            echo "SQLCipher is missing: install Homebrew (https://brew.sh), then: brew install sqlcipher pkgconf" >&2
-            exit 1
-        fi
-        echo "sqlcipher is missing: installing it with brew" >&2
-        brew install sqlcipher pkgconf
-    else
-        echo "libsqlcipher-dev is missing: installing it with apt-get" >&2
-        SUDO=""
-        if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libsqlcipher-dev pkg-config
+# Installs Debian's libsqlcipher-dev when its header is missing. sqlcipher-baseline (the soup
+# benchmark's encrypted SmartStore baseline) includes <sqlcipher/sqlite3.h> and links
+# libsqlcipher from the system's default paths, so the benchmark package does not build without
+# them; nothing installed by hand survives a fresh machine, hence this script. Sourced by
+# Benchmarks/Scripts/build (which .ci/run runs); run it once before a first build by hand.
+sqlcipher_header=/usr/include/sqlcipher/sqlite3.h
+if [ ! -e "$sqlcipher_header" ]; then
+    if [ "$(uname -s)" != "Linux" ]; then
+        # Homebrew's sqlcipher lives outside the default paths: pass them to swift build.
+        echo "SQLCipher is missing: brew install sqlcipher, then build with" \
+            "-Xcc -I\$(brew --prefix)/include -Xlinker -L\$(brew --prefix)/lib" >&2
+        exit 1
     fi
+    echo "libsqlcipher-dev is missing: installing it with apt-get" >&2
+    as_root=""
+    if [ "$(id -u)" -ne 0 ]; then as_root="sudo"; fi
+    $as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq libsqlcipher-dev
 fi
