@@ -106,7 +106,8 @@ struct SyncDownBenchmark {
         }
         measures.computeEncryptionOverhead()
         if let overhead = measures.ingestEncryptionOverheadPercent {
-            report.line(String(format: "ingest encryption overhead: %.1f %% more time", overhead))
+            report.line(
+                String(format: "ingest encryption overhead: %+.1f %% time (encrypted over plaintext)", overhead))
         }
         return measures
     }

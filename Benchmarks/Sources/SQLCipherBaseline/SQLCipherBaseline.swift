@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchmarkSupport
+import CSQLCipher
 import Foundation
 
 /// The soup workload on SQLCipher, in a process of its own, printing its figures as one JSON
@@ -44,7 +45,7 @@ struct SQLCipherBaseline: ParsableCommand {
             recordCount: records, batchSize: batchSize, lookupCount: lookups, rangePageCount: rangePages)
         let figures = try workload.run(on: store)
         guard try store.fileIsEncrypted() else {
-            throw ValidationError("the SQLCipher database was written in plaintext")
+            throw SQLCipherError(code: SQLITE_MISUSE, message: "the SQLCipher database was written in plaintext")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
