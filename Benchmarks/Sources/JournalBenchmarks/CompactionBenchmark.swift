@@ -1,101 +1,108 @@
+import BenchmarkSupport
 import Determinism
 import EventJournal
 import Foundation
+import GRDB
 import Logging
-import LosslessJSON
 import MobileSync
 import Soups
 import SyncTesting
 import Synchronization
 
-/// Bounded disk under the default retention policy: a full sync of `soupCount` records, then
-/// `reSyncCount` reSyncs of 100 changed records, one every `minutesBetween` minutes of a manual
-/// clock, with durable commits. Prints the store's size (journal, projections and checkpoints)
-/// after the full sync and after every 100 reSyncs, the same soup's size in SQLite, and what
-/// the reSyncs that compacted cost beyond the median reSync, per entry removed.
+/// Bounded disk: a full sync of `soupCount` records, then `reSyncCount` reSyncs of 100 changed
+/// records, one every `minutesBetween` minutes of a manual clock, with durable commits, for each
+/// ``StoreConfiguration``. Prints the store's size (journal, projections and checkpoints) after
+/// the full sync and every `reportEvery` reSyncs, the same soup's size in SQLite, and what the
+/// reSyncs that compacted cost beyond the median reSync, per entry removed.
 struct CompactionBenchmark {
     var soupCount = 10_000
     var reSyncCount = 1_000
     var minutesBetween = 5
+    var reportEvery = 100
+    var configurations = StoreConfiguration.allCases
+    var report = Report()
 
-    func run() async throws {
-        let directory = try TemporaryDirectory("bench-compaction")
-        defer { directory.remove() }
-        let clock = ManualWallClock(tick: .milliseconds(1))
-        var registry = SyncDownTargetRegistry()
-        registry.register("generated") { _ in GeneratedTarget(count: soupCount) }
-        var generator = SplitMix64(seed: 11)
-        let runs = Mutex(0)
-        let changedRecords = Mutex([JSONValue]())
-        registry.register("changed") { _ in
-            let run = runs.withLock { count -> Int in
-                count += 1
-                return count
-            }
-            return PreparedTarget(pages: [changedRecords.withLock { $0 }.map { SyncDownBenchmark.edited($0, run: run) }]
+    func run() async throws -> CompactionFigures {
+        report.line(
+            "compaction: soup of \(soupCount), \(reSyncCount) reSyncs of \(SyncDownBenchmark.changedCount) changed "
+                + "records every \(minutesBetween) min, durable commits")
+        var figures = CompactionFigures(
+            parameters: CompactionFigures.Parameters(
+                soupRecords: soupCount, reSyncs: reSyncCount, minutesBetween: minutesBetween,
+                reSyncChangedRecords: SyncDownBenchmark.changedCount))
+        figures.sqliteBytes = try Self.sqliteBytes(soupCount: soupCount)
+        report.line("the same soup in SQLite: \(DirectorySize.mebibytes(figures.sqliteBytes))")
+        for configuration in configurations {
+            report.line(configuration.label)
+            try await measure(configuration, into: &figures)
+        }
+        if let plain = figures.storeBytesFinal[StoreConfiguration.default.rawValue],
+            let unlimited = figures.storeBytesFinal[StoreConfiguration.unlimited.rawValue]
+        {
+            figures.finalDefaultOverUnlimited = (Double(plain) / Double(unlimited)).rounded(decimals: 2)
+            report.line(
+                String(format: "final store, app default / unlimited history: %.2f×", Double(plain) / Double(unlimited))
             )
         }
-        let store = try SyncDownBenchmark.makeStore(
-            directory, clock: clock,
-            indexSpecs: BenchmarkRecords.indexedPaths.compactMap { path, type in
-                IndexType(rawValue: type).map { IndexSpec(path: path, type: $0) }
-            })
-        let manager = try SyncManager(
-            store: store, client: nil, targets: registry, clock: clock, logger: Logger.discarding)
-        print(
-            "compaction: soup of \(soupCount), \(reSyncCount) reSyncs of \(SyncDownBenchmark.changedCount) changed "
-                + "records every \(minutesBetween) min, default policy (\(RetentionPolicy.appDefault)), durable commits"
-        )
-        try await manager.syncDown(
-            target: try SyncDownTargetDescriptor(.custom(registryKey: "generated")), soupName: "accounts")
-        let baseline = try Self.storeBytes(store)
-        let sqliteBytes = try Self.sqliteBytes(soupCount: soupCount)
-        print(
-            "after the full sync: \(Self.describe(baseline)); the same soup in SQLite: \(Self.mib(sqliteBytes)) MiB")
-        var sync: SyncState?
+        return figures
+    }
+
+    /// One configuration's run, filed into `figures`.
+    private func measure(_ configuration: StoreConfiguration, into figures: inout CompactionFigures) async throws {
+        let directory = try TemporaryDirectory("bench-compaction")
+        defer { directory.remove() }
+        let run = try CompactionRun(soupCount: soupCount, directory: directory, configuration: configuration)
+        try await run.fullSync()
+        let baseline = try Self.storeBytes(run.store)
+        report.line("  after the full sync: \(Self.describe(baseline))")
         var samples: [(seconds: Double, removed: UInt64)] = []
         var largest = baseline.total
-        for round in 1...reSyncCount {
-            changedRecords.withLock { records in
-                records = (0..<SyncDownBenchmark.changedCount).map { _ in
-                    SyncDownBenchmark.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
-                }
-            }
-            clock.advance(by: .seconds(60 * minutesBetween))
-            let horizonBefore = try store.journal.horizon().firstSequence
-            let start = ContinuousClock.now
-            let final: SyncState
-            if let sync {
-                final = try await manager.reSync(id: sync.id)
-            } else {
-                final = try await manager.syncDown(
-                    target: try SyncDownTargetDescriptor(.custom(registryKey: "changed")), soupName: "accounts")
-                sync = final
-            }
-            let seconds = SyncDownBenchmark.seconds(ContinuousClock.now - start)
-            precondition(final.status == .done, "the benchmark reSync ends DONE: \(final.error)")
-            let removed = try store.journal.horizon().firstSequence - horizonBefore
-            samples.append((seconds, removed))
-            let size = try Self.storeBytes(store)
+        var every: [Int] = []
+        for round in stride(from: 1, through: reSyncCount, by: 1) {
+            run.clock.advance(by: .seconds(60 * minutesBetween))
+            samples.append(try await run.reSync())
+            let size = try Self.storeBytes(run.store)
             largest = max(largest, size.total)
-            if round % 100 == 0 {
-                print(
-                    String(
-                        format: "after %4d reSyncs: %@, %.2fx the full sync's, %.2fx SQLite's", round,
-                        Self.describe(size), Double(size.total) / Double(baseline.total),
-                        Double(size.total) / Double(sqliteBytes)))
-            }
+            guard reportEvery > 0, round % reportEvery == 0 else { continue }
+            every.append(size.total)
+            report.line(
+                String(
+                    format: "  after %4d reSyncs: %@, %.2f× the full sync's, %.2f× SQLite's", round,
+                    Self.describe(size), Double(size.total) / Double(baseline.total),
+                    Double(size.total) / Double(figures.sqliteBytes)))
         }
+        let key = configuration.rawValue
+        figures.storeBytesAfterFullSync[key] = baseline.total
+        figures.storeBytesLargest[key] = largest
+        figures.storeBytesFinal[key] = try Self.storeBytes(run.store).total
+        figures.storeBytesEvery[key] = every
+        figures.largestOverFullSync[key] = (Double(largest) / Double(baseline.total)).rounded(decimals: 2)
+        figures.largestOverSQLite[key] = (Double(largest) / Double(figures.sqliteBytes)).rounded(decimals: 2)
+        fileCompactionCost(samples, key: key, into: &figures)
+    }
+
+    /// The median reSync, and what the compacting ones cost beyond it per entry removed.
+    private func fileCompactionCost(
+        _ samples: [(seconds: Double, removed: UInt64)], key: String, into figures: inout CompactionFigures
+    ) {
+        guard !samples.isEmpty else { return }
         let median = samples.map(\.seconds).sorted()[samples.count / 2]
         let compacting = samples.filter { $0.removed > 0 }
         let removed = compacting.reduce(UInt64(0)) { $0 + $1.removed }
         let extra = compacting.reduce(0.0) { $0 + max(0, $1.seconds - median) }
-        print(
+        figures.reSyncP50Millis[key] = (median * 1000).rounded(decimals: 2)
+        figures.compactions[key] = compacting.count
+        figures.entriesRemoved[key] = Int(removed)
+        if removed > 0 {
+            figures.compactionMillisPerEntryRemoved[key] = (extra / Double(removed) * 1000).rounded(decimals: 3)
+        }
+        report.line(
             String(
-                format: "largest size: %.2fx the full sync's; reSync p50 %.2f ms; %d reSyncs compacted, removing "
-                    + "%llu entries, %.1f ms beyond the median in all: %.1f µs per entry removed",
-                Double(largest) / Double(baseline.total), median * 1000, compacting.count, removed, extra * 1000,
-                removed > 0 ? extra / Double(removed) * 1e6 : 0))
+                format: "  reSync p50 %.2f ms; %d reSyncs compacted, removing %llu entries, %.1f ms beyond the "
+                    + "median in all: %@", median * 1000, compacting.count, removed, extra * 1000,
+                removed > 0
+                    ? String(format: "%.1f µs per entry removed", extra / Double(removed) * 1e6)
+                    : "nothing compacted"))
     }
 
     struct StoreBytes {
@@ -126,8 +133,7 @@ struct CompactionBenchmark {
     static func sqliteBytes(soupCount: Int) throws -> Int {
         let directory = try TemporaryDirectory("bench-compaction-sqlite")
         defer { directory.remove() }
-        let path = directory.appending("soups.sqlite").path
-        let sqlite = try SQLiteSoupBaseline(path: path, syncsEveryCommit: true)
+        let sqlite = try SQLiteSoupBaseline(path: directory.appending("soups.sqlite").path, syncsEveryCommit: true)
         var generator = SplitMix64(seed: 7)
         for start in stride(from: 0, to: soupCount, by: 2_000) {
             try sqlite.insert(
@@ -135,10 +141,6 @@ struct CompactionBenchmark {
                 modified: 1)
         }
         try sqlite.queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        return ["", "-wal"].reduce(0) { total, suffix in
-            total
-                + (((try? FileManager.default.attributesOfItem(atPath: path + suffix))?[.size] as? NSNumber)?.intValue
-                    ?? 0)
-        }
+        return sqlite.fileBytes()
     }
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Determinism
 import Foundation
 import LMDBStore
@@ -17,6 +18,8 @@ import SyncTesting
 ///
 /// Then 100 changed records are written to stores of `smallCount` and `largeCount` records, as
 /// a reSync does: one entry of 100 records, and each record replaced with its index keys moved.
+///
+/// LMDB alone, no journal: no retention or encryption applies, so it measures no configuration.
 struct LayoutFloorBenchmark {
     var recordCount = 100_000
     var smallCount = 10_000
@@ -24,6 +27,7 @@ struct LayoutFloorBenchmark {
     var repeatCount = 21
     /// Records per journal entry, one entry per transaction.
     var pageSize = 2000
+    var report = Report()
     static let changedCount = 100
 
     enum Layout: String, CaseIterable {
@@ -32,6 +36,16 @@ struct LayoutFloorBenchmark {
         case reference
         /// The journal entries alone: no record store at all, the ceiling for any design.
         case journalOnly = "journal only"
+
+        /// The layout's key in the JSON figures.
+        var key: String {
+            switch self {
+            case .copy: "copy"
+            case .copyWithKeyListInline: "copyKeyListInline"
+            case .reference: "reference"
+            case .journalOnly: "journalOnly"
+            }
+        }
     }
 
     /// A record's bytes and index keys.
@@ -40,12 +54,35 @@ struct LayoutFloorBenchmark {
         var indexKeys: [[UInt8]]
     }
 
-    func run() throws {
-        print("LMDB floor: \(pageSize) records per journal entry, 4 index keys per record, fsync on commit")
+    /// The JSON figures of `journal-benchmarks floor` (docs/benchmarks.md).
+    struct Figures: Encodable {
+        var records: Int
+        var recordsPerEntry: Int
+        var smallSoup: Int
+        var largeSoup: Int
+        /// Keyed by layout.
+        var ingestRecordsPerSecond: [String: Double] = [:]
+        /// Keyed by layout, `sqliteNormal` and `sqliteFull`.
+        var reSyncSmallP50Millis: [String: Double] = [:]
+        var reSyncLargeP50Millis: [String: Double] = [:]
+        var reSyncRatio: [String: Double] = [:]
+
+        mutating func addReSync(_ key: String, small: Double, large: Double) {
+            reSyncSmallP50Millis[key] = (small * 1000).rounded(decimals: 2)
+            reSyncLargeP50Millis[key] = (large * 1000).rounded(decimals: 2)
+            reSyncRatio[key] = (large / small).rounded(decimals: 2)
+        }
+    }
+
+    func run() throws -> Figures {
+        var figures = Figures(
+            records: recordCount, recordsPerEntry: pageSize, smallSoup: smallCount, largeSoup: largeCount)
+        report.line("LMDB floor: \(pageSize) records per journal entry, 4 index keys per record, fsync on commit")
         let records = Self.prepare(0..<recordCount, seed: 7)
         for layout in Layout.allCases {
             let seconds = try ingestSeconds(records, layout: layout)
-            print(
+            figures.ingestRecordsPerSecond[layout.key] = (Double(recordCount) / seconds).rounded(decimals: 0)
+            report.line(
                 String(
                     format: "ingest %d records, %@ layout: %.2f s, %9.0f records/s", recordCount,
                     layout.rawValue, seconds, Double(recordCount) / seconds))
@@ -53,7 +90,8 @@ struct LayoutFloorBenchmark {
         for layout in Layout.allCases where layout != .journalOnly {
             let small = try reSyncSeconds(soupCount: smallCount, layout: layout)
             let large = try reSyncSeconds(soupCount: largeCount, layout: layout)
-            print(
+            figures.addReSync(layout.key, small: small, large: large)
+            report.line(
                 String(
                     format:
                         "reSync of %d records, %@ layout: soup of %d p50 %.2f ms, soup of %d p50 %.2f ms, ratio %.2f",
@@ -65,13 +103,15 @@ struct LayoutFloorBenchmark {
                 soupCount: smallCount, syncsEveryCommit: syncsEveryCommit, repeatCount: repeatCount)
             let large = try SQLiteSoupBaseline.reSyncSeconds(
                 soupCount: largeCount, syncsEveryCommit: syncsEveryCommit, repeatCount: repeatCount)
-            print(
+            figures.addReSync(syncsEveryCommit ? "sqliteFull" : "sqliteNormal", small: small, large: large)
+            report.line(
                 String(
                     format:
                         "reSync of %d records, SQLite (SmartStore layout, WAL, synchronous %@): soup of %d p50 %.2f ms, soup of %d p50 %.2f ms, ratio %.2f",
                     Self.changedCount, syncsEveryCommit ? "FULL" : "NORMAL", smallCount, small * 1000, largeCount,
                     large * 1000, large / small))
         }
+        return figures
     }
 
     private func ingestSeconds(_ records: [Prepared], layout: Layout) throws -> Double {
@@ -80,7 +120,7 @@ struct LayoutFloorBenchmark {
         let store = try FloorStore(directory, durable: true, pageSize: pageSize)
         let start = ContinuousClock.now
         try store.append(records, firstEntryId: 1, layout: layout)
-        return SyncDownBenchmark.seconds(ContinuousClock.now - start)
+        return (ContinuousClock.now - start).inSeconds
     }
 
     private func reSyncSeconds(soupCount: Int, layout: Layout) throws -> Double {
@@ -104,7 +144,7 @@ struct LayoutFloorBenchmark {
             let changed = indexes.map { Self.prepare($0..<$0 + 1, seed: generator.next())[0] }
             let start = ContinuousClock.now
             try store.replace(changed, entryIds: indexes.map { Int64($0 + 1) }, layout: layout)
-            samples.append(SyncDownBenchmark.seconds(ContinuousClock.now - start))
+            samples.append((ContinuousClock.now - start).inSeconds)
         }
         return samples.sorted()[samples.count / 2]
     }

@@ -1,6 +1,8 @@
+import BenchmarkSupport
 import Determinism
 import EventJournal
 import Foundation
+import LMDBStore
 import Logging
 import MobileSync
 import Soups
@@ -13,7 +15,8 @@ import SyncTesting
 #endif
 
 /// Recovery after a process is killed, and after a power loss, with one interval of entries
-/// folded into the projections since their last checkpoint and never synced.
+/// folded into the projections since their last checkpoint and never synced, for each
+/// ``StoreConfiguration``.
 ///
 /// A child process (this binary, `recovery-child`) creates `recordCount` records and edits one
 /// per entry until the journal holds one checkpoint interval (the default policy's 50,000
@@ -23,6 +26,8 @@ import SyncTesting
 struct RecoveryBenchmark {
     var recordCount = 10_000
     var interval = CheckpointPolicy().entryCountMax
+    var configurations = StoreConfiguration.allCases
+    var report = Report()
 
     /// A boot identity named on the command line, so parent and child agree or differ on purpose.
     struct NamedBoot: BootIdentity {
@@ -30,59 +35,97 @@ struct RecoveryBenchmark {
         func current() -> String { name }
     }
 
-    static func options(boot: String) -> JournalOptions {
+    /// The store's options in parent and child: a checkpoint every `interval` entries, and
+    /// `configuration`'s settings, with `key` when encrypted.
+    static func options(
+        boot: String, interval: UInt64, configuration: StoreConfiguration, key: StoreKey?
+    ) throws -> JournalOptions {
         var options = JournalOptions()
+        // The interval is the store's own, so a small one gives a quick run of the same shape.
+        options.checkpoints.entryCountMax = interval
         options.environment.mapSizeBytes = 4 << 30
         // 100,000 single-entry commits synced would take minutes, and a SIGKILL leaves the page
         // cache, so what the journal's sync writes is not what recovery reads here.
         options.environment.flushesOnCommit = false
         options.bootIdentity = NamedBoot(name: boot)
-        return options
+        return try configuration.applied(to: options, key: key)
     }
 
-    func run() async throws {
+    func run() async throws -> RecoveryFigures {
+        var figures = RecoveryFigures(
+            parameters: RecoveryFigures.Parameters(records: recordCount, checkpointInterval: Int(interval)))
+        for configuration in configurations {
+            report.line(configuration.label)
+            try measure(configuration, into: &figures)
+        }
+        return figures
+    }
+
+    private func measure(_ configuration: StoreConfiguration, into figures: inout RecoveryFigures) throws {
         let directory = try TemporaryDirectory("bench-recovery")
         defer { directory.remove() }
         let store = directory.appending("store")
+        // Parent and child must share the key; a random one per store, handed to the child.
+        let keyHex = StoreKey.generateHex()
+        let key = configuration == .defaultEncrypted ? try StoreKey(hex: keyHex) : nil
+        let entries = try runChildUntilKilled(store: store, configuration: configuration, keyHex: keyHex)
+        // The files as the kill left them, for the power-loss case below.
+        let copy = directory.appending("copy")
+        try FileManager.default.copyItem(at: store, to: copy)
+        let figureKey = configuration.rawValue
+        for (label, url, boot) in [("SIGKILL", store, "boot-1"), ("a power loss", copy, "boot-2")] {
+            var opened: SyncStore?
+            let elapsed = try ContinuousClock().measure {
+                opened = try SyncStore(
+                    directory: url, clock: SystemWallClock(),
+                    options: Self.options(boot: boot, interval: interval, configuration: configuration, key: key),
+                    logger: .discarding)
+            }
+            let opening = opened?.journal.openingReport
+            let folded = Int(opening?.foldedEntries ?? 0)
+            let millis = (elapsed.inSeconds * 1000).rounded(decimals: 1)
+            if boot == "boot-1" {
+                figures.openAfterKillMillis[figureKey] = millis
+                figures.foldedAfterKill[figureKey] = folded
+            } else {
+                figures.openAfterPowerLossMillis[figureKey] = millis
+                figures.foldedAfterPowerLoss[figureKey] = folded
+            }
+            report.line(
+                "  open after \(label): \(elapsed) (\(opening?.projections.description ?? ""), folded \(folded))")
+        }
+        figures.journalEntries[figureKey] = entries
+    }
+
+    /// Starts the child on `store`, waits until it says it is ready, kills it with SIGKILL, and
+    /// returns the entries it appended.
+    private func runChildUntilKilled(store: URL, configuration: StoreConfiguration, keyHex: String) throws -> Int {
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        child.arguments = ["recovery-child", store.path, String(recordCount), String(interval)]
+        child.executableURL = try OwnExecutable.url()
+        child.arguments = [
+            "recovery-child", "--store", store.path, "--records", String(recordCount), "--interval",
+            String(interval), "--configuration", configuration.rawValue, "--key-hex", keyHex,
+        ]
         let pipe = Pipe()
         child.standardOutput = pipe
         try child.run()
         let ready = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
-        print("recovery: \(ready.trimmingCharacters(in: .whitespacesAndNewlines)); killed with SIGKILL")
-        // The files as the kill left them, for the power-loss case below.
-        let copy = directory.appending("copy")
-        try FileManager.default.copyItem(at: store, to: copy)
-        let clock = ContinuousClock()
-        var killed: SyncStore?
-        let afterKill = try clock.measure {
-            killed = try SyncStore(
-                directory: store, clock: SystemWallClock(), options: Self.options(boot: "boot-1"), logger: .discarding)
-        }
-        print(
-            "open after SIGKILL: \(afterKill) (\(killed?.journal.openingReport.projections.description ?? ""), folded \(killed?.journal.openingReport.foldedEntries ?? 0))"
-        )
-        var restarted: SyncStore?
-        let afterPowerLoss = try clock.measure {
-            restarted = try SyncStore(
-                directory: copy, clock: SystemWallClock(), options: Self.options(boot: "boot-2"), logger: .discarding)
-        }
-        let report = restarted?.journal.openingReport
-        print(
-            "open after a power loss: \(afterPowerLoss) (\(report?.projections.description ?? ""), folded \(report?.foldedEntries ?? 0))"
-        )
+        report.line("  \(ready); killed with SIGKILL")
+        return Int(ready.split(separator: " ").first ?? "") ?? 0
     }
 
-    /// The child: builds the store, then waits for SIGKILL.
-    static func child(store: String, recordCount: Int, interval: UInt64) throws {
-        let clock = ManualWallClock(tick: .milliseconds(1))
+    /// The child: builds the store, says how far it got, then waits for SIGKILL.
+    static func child(
+        store: String, recordCount: Int, interval: UInt64, configuration: StoreConfiguration, key: StoreKey?
+    ) throws -> Never {
         let opened = try SyncStore(
-            directory: URL(fileURLWithPath: store), clock: clock, idGenerator: IncrementingIDGenerator(),
-            options: options(boot: "boot-1"), logger: .discarding)
+            directory: URL(fileURLWithPath: store), clock: ManualWallClock(tick: .milliseconds(1)),
+            idGenerator: IncrementingIDGenerator(),
+            options: options(boot: "boot-1", interval: interval, configuration: configuration, key: key),
+            logger: .discarding)
         try opened.soups.registerSoup(
             "accounts", indexSpecs: [IndexSpec(path: "Id", type: .string), IndexSpec(path: "Name", type: .string)])
         for batch in stride(from: 0, to: recordCount, by: 100) {
@@ -97,9 +140,11 @@ struct RecoveryBenchmark {
                 "accounts", entryId: Int64.random(in: 1...Int64(recordCount), using: &generator),
                 changes: ["Name": .string("Edit \(generator.next() % 1000)")])
         }
-        let checkpoints = try opened.journal.statistics().checkpointSequences
-        FileHandle.standardOutput.write(
-            Data("\(try opened.journal.lastSequence()) entries, checkpoints at \(checkpoints)\n".utf8))
+        let statistics = try opened.journal.statistics()
+        let ready =
+            "\(try opened.journal.lastSequence()) entries, checkpoints at \(statistics.checkpointSequences), "
+            + "horizon \(statistics.horizon)\n"
+        FileHandle.standardOutput.write(Data(ready.utf8))
         while true { sleep(60) }
     }
 }

@@ -1,19 +1,23 @@
+import BenchmarkSupport
 import Determinism
 import Foundation
 import GRDB
 import LosslessJSON
 import SyncTesting
 
-/// SmartStore's storage layout in SQLite, through GRDB: one table per soup with the record as
-/// a JSON text column and one indexed column per index spec. The baseline the soups must beat.
+/// SmartStore's storage layout (``SmartStoreLayout``) in SQLite, through GRDB: one table per
+/// soup with the record as a JSON text column and one indexed column per index spec. The
+/// baseline the soups must beat.
 ///
 /// GRDB's WAL mode sets `synchronous = NORMAL`: a commit is not synced, so a power loss can lose
 /// the last commits (never corrupt the database). `syncsEveryCommit` sets `FULL` instead, which
 /// syncs the WAL at every commit, the durability the journal gives every append.
 struct SQLiteSoupBaseline {
     let queue: DatabaseQueue
+    let path: String
 
     init(path: String, syncsEveryCommit: Bool = false) throws {
+        self.path = path
         var configuration = Configuration()
         configuration.journalMode = .wal
 
@@ -26,30 +30,22 @@ struct SQLiteSoupBaseline {
         guard synchronous == (syncsEveryCommit ? 2 : 1) else {
             throw DatabaseError(message: "SQLite's synchronous setting is \(synchronous ?? -1), not the one asked for")
         }
-        try queue.write { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE TABLE_1 (id INTEGER PRIMARY KEY AUTOINCREMENT, soup TEXT, created INTEGER,
-                      lastModified INTEGER, TABLE_1_0 TEXT, TABLE_1_1 TEXT, TABLE_1_2 INTEGER, TABLE_1_3 REAL);
-                    CREATE INDEX TABLE_1_0_idx ON TABLE_1 (TABLE_1_0);
-                    CREATE INDEX TABLE_1_1_idx ON TABLE_1 (TABLE_1_1);
-                    CREATE INDEX TABLE_1_2_idx ON TABLE_1 (TABLE_1_2);
-                    CREATE INDEX TABLE_1_3_idx ON TABLE_1 (TABLE_1_3);
-                    """)
+        // SQLCipher answers this pragma; SQLite ignores it. The SQLCipher baseline runs in its own
+        // process, so this one must be plain SQLite.
+        let cipher = try queue.read { db in try String.fetchOne(db, sql: "PRAGMA cipher_version") }
+        guard cipher == nil else {
+            throw DatabaseError(message: "the SQLite baseline is linked with SQLCipher \(cipher ?? "")")
         }
+        try queue.write { db in try db.execute(sql: SmartStoreLayout.createStatements) }
     }
 
     func insert(_ records: [JSONValue], modified: Int64) throws {
         try queue.write { db in
-            let statement = try db.makeStatement(
-                sql: """
-                    INSERT INTO TABLE_1 (soup, created, lastModified, TABLE_1_0, TABLE_1_1, TABLE_1_2, TABLE_1_3)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """)
+            let statement = try db.makeStatement(sql: SmartStoreLayout.insertStatement)
             for record in records {
+                let row = SmartStoreLayout.Row(record)
                 try statement.execute(arguments: [
-                    record.serializedString, modified, modified, record["Id"]?.string, record["Name"]?.string,
-                    record["AnnualRevenue"]?.number?.int64Value, record["Rating"]?.number?.doubleValue,
+                    row.soup, modified, modified, row.id, row.name, row.annualRevenue, row.rating,
                 ])
             }
         }
@@ -58,36 +54,42 @@ struct SQLiteSoupBaseline {
     /// Replaces the records with the same `Id`s, as a sync down merges changed records.
     func update(_ records: [JSONValue], modified: Int64) throws {
         try queue.write { db in
-            let statement = try db.makeStatement(
-                sql: """
-                    UPDATE TABLE_1 SET soup = ?, lastModified = ?, TABLE_1_1 = ?, TABLE_1_2 = ?, TABLE_1_3 = ?
-                    WHERE TABLE_1_0 = ?
-                    """)
+            let statement = try db.makeStatement(sql: SmartStoreLayout.updateStatement)
             for record in records {
-                try statement.execute(arguments: [
-                    record.serializedString, modified, record["Name"]?.string,
-                    record["AnnualRevenue"]?.number?.int64Value,
-                    record["Rating"]?.number?.doubleValue, record["Id"]?.string,
-                ])
+                let row = SmartStoreLayout.Row(record)
+                try statement.execute(arguments: [row.soup, modified, row.name, row.annualRevenue, row.rating, row.id])
             }
         }
+    }
+
+    /// The database and its WAL, in bytes, as they are now.
+    func fileBytes() -> Int {
+        SmartStoreLayout.storeBytes(databasePath: path)
+    }
+}
+
+extension SQLiteSoupBaseline: SoupWorkloadStore {
+    func insert(_ records: [JSONValue]) throws {
+        try insert(records, modified: SmartStoreLayout.modifiedMilliseconds)
     }
 
     /// The record whose `Id` is `id`, parsed, as SmartStore returns it.
     func lookup(id: String) throws -> JSONValue? {
         let text = try queue.read { db in
-            try String.fetchOne(db, sql: "SELECT soup FROM TABLE_1 WHERE TABLE_1_0 = ?", arguments: [id])
+            try String.fetchOne(db, sql: SmartStoreLayout.lookupStatement, arguments: [id])
         }
         return try text.map { try JSONValue(parsing: $0) }
     }
 
-    /// 100 records with `AnnualRevenue ≥ low`, ascending.
     func rangePage(from low: Int64) throws -> [JSONValue] {
         let texts = try queue.read { db in
-            try String.fetchAll(
-                db, sql: "SELECT soup FROM TABLE_1 WHERE TABLE_1_2 >= ? ORDER BY TABLE_1_2 LIMIT 100", arguments: [low])
+            try String.fetchAll(db, sql: SmartStoreLayout.rangePageStatement, arguments: [low])
         }
         return try texts.map { try JSONValue(parsing: $0) }
+    }
+
+    func storeBytes() throws -> Int {
+        fileBytes()
     }
 }
 
@@ -114,7 +116,7 @@ extension SQLiteSoupBaseline {
             }
             let start = ContinuousClock.now
             try sqlite.update(changed, modified: 2)
-            samples.append(SyncDownBenchmark.seconds(ContinuousClock.now - start))
+            samples.append((ContinuousClock.now - start).inSeconds)
         }
         return samples.sorted()[samples.count / 2]
     }

@@ -19,9 +19,10 @@ import SyncTesting
 struct SmartSQLBenchmark {
     var recordCount = 100_000
     var batchSize = 2000
+    var report = Report()
 
     /// One query's medians, in microseconds.
-    struct Figure: Sendable {
+    struct Figure: Sendable, Encodable {
         var query: String
         var sqliteMicroseconds: Double
         var journalMicroseconds: Double
@@ -85,7 +86,8 @@ struct SmartSQLBenchmark {
     func run() throws -> [Figure] {
         let directory = try TemporaryDirectory("bench-smart-sql")
         defer { directory.remove() }
-        print("smart sql: two soups of \(recordCount) records; medians; ratio = journal / SmartStore-layout SQLite")
+        report.line(
+            "smart sql: two soups of \(recordCount) records; medians; ratio = journal / SmartStore-layout SQLite")
         let (accounts, contacts) = records()
         let sqlite = try baseline(directory.appending("smartstore.sqlite").path, accounts, contacts)
         let plain = try journal(directory.appending("plain"), key: nil, accounts, contacts)
@@ -108,7 +110,7 @@ struct SmartSQLBenchmark {
                 encryptedMicroseconds: try median(query) { try runJournal(encrypted, query, $0) },
                 isIndexed: query.isIndexed)
             let label = query.name.padding(toLength: 36, withPad: " ", startingAt: 0)
-            print(
+            report.line(
                 label
                     + String(
                         format: " SQLite %10.1f µs   journal %10.1f µs (%.2f×)   encrypted %10.1f µs (%.2f×)",

@@ -1,142 +1,69 @@
-import Determinism
-import EventJournal
+import BenchmarkSupport
 import Foundation
-import Logging
-import LosslessJSON
-import Soups
 import SyncTesting
 
-/// A soup of `recordCount` records (~1 KB, 4 indexes) against SmartStore's SQLite layout
-/// through GRDB: bulk insert rate, exact lookup by `Id`, and a page of 100 by range on
-/// `AnnualRevenue`, with the same seeded records and probes on both sides.
+/// The soup workload (``SoupWorkload``: durable inserts, exact lookups, range pages) on every
+/// store of one run: SQLite `synchronous = FULL` and SQLCipher in SmartStore's layout, then the
+/// journal's soups under each ``StoreConfiguration``, with the goals' ratios from the same run.
+///
+/// The baselines run first, then the configurations in their order, each in a fresh directory
+/// removed once measured.
 struct SoupBenchmark {
-    var recordCount = 1_000_000
-    var batchSize = 2000
-    var lookupCount = 10_000
-    var rangeCount = 1000
+    var workload = SoupWorkload(recordCount: 100_000, batchSize: 2000, lookupCount: 10_000, rangePageCount: 1000)
+    var configurations = StoreConfiguration.allCases
+    var runsSQLCipher = true
+    var report = Report()
 
-    func run() throws {
-        let directory = try TemporaryDirectory("bench-soup")
-        defer { directory.remove() }
-        print(
-            "soup of \(recordCount) records (~1 KB, 4 indexes), \(batchSize) per transaction, durable commits, "
-                + BenchmarkEncryption.label)
-
-        let sqlite = try SQLiteSoupBaseline(path: directory.appending("smartstore.sqlite").path)
-        let sqliteInsert = try insertAll { batch in try sqlite.insert(batch, modified: 1_700_000_000_000) }
-        let syncedSQLiteInsert = try syncedSQLiteInsertSeconds()
-        let soups = try makeSoupStore(directory)
-        let soupInsert = try insertAll { batch in _ = try soups.create("accounts", batch) }
-        print(
-            String(
-                format:
-                    "insert  soups: %9.0f records/s   SQLite (GRDB, synchronous NORMAL): %9.0f records/s   ratio %.2f×",
-                Double(recordCount) / soupInsert, Double(recordCount) / sqliteInsert, sqliteInsert / soupInsert))
-        print(
-            String(
-                format:
-                    "insert  soups: %9.0f records/s   SQLite (GRDB, synchronous FULL):   %9.0f records/s   ratio %.2f×",
-                Double(recordCount) / soupInsert, Double(recordCount) / syncedSQLiteInsert,
-                syncedSQLiteInsert / soupInsert))
-
-        var probes = SplitMix64(seed: 99)
-        var soupLookups = LatencySample()
-        var sqliteLookups = LatencySample()
-        for _ in 0..<lookupCount {
-            let id = BenchmarkRecords.id(Int.random(in: 0..<recordCount, using: &probes))
-            soupLookups.record(
-                try measure { try soups.query(.exact("accounts", path: "Id", value: .string(id), pageSize: 1)) })
-            sqliteLookups.record(try measure { try sqlite.lookup(id: id) })
+    func run() throws -> SoupFigures {
+        report.line(
+            "soup of \(workload.recordCount) records (~1 KB, 4 indexes), \(workload.batchSize) per transaction, "
+                + "durable commits; \(workload.lookupCount) lookups by Id, \(workload.rangePageCount) range pages of "
+                + "\(SmartStoreLayout.rangePageSize)")
+        var figures = SoupFigures(workload)
+        let sqlite = try measureSQLite()
+        figures.add(sqlite, insertKey: SoupFigures.sqliteFull, storeKey: SoupFigures.sqlite)
+        describe("SQLite, SmartStore layout (GRDB, WAL, synchronous FULL)", sqlite)
+        if runsSQLCipher {
+            let directory = try TemporaryDirectory("bench-soup-sqlcipher")
+            defer { directory.remove() }
+            let sqlcipher = try SQLCipherBaselineProcess(workload: workload).run(in: directory.url)
+            figures.sqlcipherVersion = sqlcipher.cipherVersion
+            figures.add(sqlcipher.figures, insertKey: SoupFigures.sqlcipherFull, storeKey: SoupFigures.sqlcipher)
+            describe(
+                "SQLCipher \(sqlcipher.cipherVersion), same layout (default cipher settings, WAL, FULL)",
+                sqlcipher.figures)
         }
-        print("exact lookup by Id   soups: \(soupLookups.summary)   SQLite: \(sqliteLookups.summary)")
-
-        var soupRanges = LatencySample()
-        var sqliteRanges = LatencySample()
-        for _ in 0..<rangeCount {
-            let low = Int64.random(in: 0..<10_000_000, using: &probes)
-            soupRanges.record(
-                try measure {
-                    try soups.query(
-                        .range(
-                            "accounts", path: "AnnualRevenue", from: .number(JSONNumber(low)), to: nil,
-                            orderPath: "AnnualRevenue", pageSize: 100))
-                })
-            sqliteRanges.record(try measure { try sqlite.rangePage(from: low) })
+        for configuration in configurations {
+            let directory = try TemporaryDirectory("bench-soup-\(configuration.rawValue)")
+            defer { directory.remove() }
+            let store = try JournalSoupStore(directory: directory.appending("soups"), configuration: configuration)
+            let measured = try workload.run(on: store)
+            figures.add(measured, insertKey: configuration.rawValue, storeKey: configuration.rawValue)
+            describe("soups, \(configuration.label)", measured)
         }
-        print("range page of 100    soups: \(soupRanges.summary)   SQLite: \(sqliteRanges.summary)")
-        print(
-            String(
-                format: "store size   soups: %.1f MiB (journal and projections)   SQLite (GRDB): %.1f MiB",
-                try Self.mebibytes(under: directory.appending("soups")),
-                try Self.mebibytes(under: directory.appending("smartstore.sqlite"))
-                    + Self.mebibytes(under: directory.appending("smartstore.sqlite-wal"))))
+        figures.computeRatios()
+        for (name, value) in figures.ratios.sorted(by: { $0.key < $1.key }) {
+            report.line(String(format: "%@: %.2f%@", name, value, name.hasSuffix("Percent") ? " %" : "×"))
+        }
+        return figures
     }
 
-    /// The insert into SQLite with every commit synced, like the journal's, in a store of its own.
-    private func syncedSQLiteInsertSeconds() throws -> Double {
-        let directory = try TemporaryDirectory("bench-soup-synced")
+    /// The SQLite baseline, in a directory of its own.
+    private func measureSQLite() throws -> SoupWorkloadFigures {
+        let directory = try TemporaryDirectory("bench-soup-sqlite")
         defer { directory.remove() }
         let sqlite = try SQLiteSoupBaseline(path: directory.appending("smartstore.sqlite").path, syncsEveryCommit: true)
-        return try insertAll { batch in try sqlite.insert(batch, modified: 1_700_000_000_000) }
+        return try workload.run(on: sqlite)
     }
 
-    /// The bytes of the files at or below `url` (the journal, the projections and their
-    /// checkpoints for a store), in MiB; 0 when there is nothing there.
-    static func mebibytes(under url: URL) throws -> Double {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return 0 }
-        guard isDirectory.boolValue else {
-            return Double((try manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0)
-                / 1_048_576
-        }
-        return try manager.contentsOfDirectory(at: url, includingPropertiesForKeys: nil).reduce(0) { total, file in
-            total + (try mebibytes(under: file))
-        }
-    }
-
-    private func makeSoupStore(_ directory: TemporaryDirectory) throws -> SoupStore {
-        var options = JournalOptions()
-        options.environment.mapSizeBytes = 8 << 30
-        options = BenchmarkEncryption.applied(to: options)
-        if CommandLine.arguments.contains("--keep-all-history") { options.retention = .unlimited }
-        let clock = ManualWallClock(tick: .milliseconds(1))
-        let journal = try Journal(
-            directory: directory.appending("soups"), projections: [SoupProjection()], clock: clock, options: options,
-            logger: Logger.discarding)
-        let store = SoupStore(journal: journal, clock: clock, idGenerator: IncrementingIDGenerator())
-        try store.registerSoup(
-            "accounts",
-            indexSpecs: BenchmarkRecords.indexedPaths.compactMap { path, type in
-                IndexType(rawValue: type).map { IndexSpec(path: path, type: $0) }
-            })
-        return store
-    }
-
-    /// Generates the same records for both sides and returns the seconds spent storing them.
-    private func insertAll(_ store: ([JSONValue]) throws -> Void) throws -> Double {
-        var generator = SplitMix64(seed: 7)
-        var seconds = 0.0
-        var inserted = 0
-        while inserted < recordCount {
-            let count = min(batchSize, recordCount - inserted)
-            let batch = (inserted..<inserted + count).map { BenchmarkRecords.record($0, using: &generator) }
-            seconds += try measureSeconds { try store(batch) }
-            inserted += count
-        }
-        return seconds
-    }
-
-    private func measure<T>(_ body: () throws -> T) throws -> Duration {
-        let clock = ContinuousClock()
-        var result: T?
-        let elapsed = try clock.measure { result = try body() }
-        _ = result
-        return elapsed
-    }
-
-    private func measureSeconds(_ body: () throws -> Void) throws -> Double {
-        let (seconds, attoseconds) = try measure(body).components
-        return Double(seconds) + Double(attoseconds) / 1e18
+    /// Prints one store's figures.
+    private func describe(_ label: String, _ figures: SoupWorkloadFigures) {
+        report.line(label)
+        report.line(
+            String(
+                format: "  insert %9.0f records/s   store %@   lookup by Id p50 %.1f µs, p99 %.1f µs   "
+                    + "range page p50 %.1f µs, p99 %.1f µs",
+                figures.insertRecordsPerSecond, DirectorySize.mebibytes(figures.storeBytes), figures.lookupP50Micros,
+                figures.lookupP99Micros, figures.rangePageP50Micros, figures.rangePageP99Micros))
     }
 }

@@ -1,6 +1,8 @@
+import BenchmarkSupport
 import Determinism
 import EventJournal
 import Foundation
+import LMDBStore
 import Logging
 import LosslessJSON
 import MobileSync
@@ -9,13 +11,17 @@ import SyncTesting
 import Synchronization
 
 /// The sync-down engine's own cost, without HTTP: a custom target hands pages of ~1 KB records
-/// (4 indexes) to `SyncManager`, which journals each page and folds it into the soup.
+/// (4 indexes) to `SyncManager`, which journals each page and folds it into the soup. Every
+/// ``StoreConfiguration`` is measured in turn.
 ///
-/// 1. Ingest: a full sync down of `recordCount` records, pages of 2,000, pre-generated, with
-///    durable commits and without fsync (skipped when `recordCount` is 0).
+/// 1. Ingest: a full sync down of `recordCount` records, pre-generated, durable commits (skipped
+///    when `recordCount` is 0), and the store's size after it.
 /// 2. reSync: 100 changed records applied to soups of `smallSoupCount` and `largeSoupCount`
-///    records (the median of `reSyncRepeatCount` runs each), and the ratio large / small, with
-///    durable commits and again without fsync (skipped when `largeSoupCount` is 0).
+///    records (the median of `reSyncRepeatCount` runs each) and the ratio large / small; then
+///    the same change on SmartStore's SQLite layout (skipped when `largeSoupCount` is 0).
+///
+/// With `measuresWithoutFsync` both run again without a sync per commit: the engine's own work,
+/// apart from the disk's.
 struct SyncDownBenchmark {
     var recordCount = 100_000
     var smallSoupCount = 10_000
@@ -27,28 +33,31 @@ struct SyncDownBenchmark {
     var ingestPageSize = pageSize
     /// Pages the ingest commits per transaction (`SyncManager(pagesPerCommit:)`).
     var ingestPagesPerCommit = 1
+    var measuresWithoutFsync = false
+    var configurations = StoreConfiguration.allCases
+    var report = Report()
     static let changedCount = 100
 
-    func run() async throws {
-        print(
+    var parameters: SyncDownFigures.Parameters {
+        SyncDownFigures.Parameters(
+            records: recordCount, pageSize: ingestPageSize, pagesPerCommit: ingestPagesPerCommit,
+            smallSoup: smallSoupCount, largeSoup: largeSoupCount, reSyncRepeats: reSyncRepeatCount,
+            reSyncChangedRecords: Self.changedCount)
+    }
+
+    func run() async throws -> SyncDownFigures {
+        report.line(
             "sync down through an in-memory target, \(ingestPageSize) records per page and \(ingestPagesPerCommit)"
-                + " page(s) per commit in the ingest, durable commits, \(BenchmarkEncryption.label)")
-        if recordCount > 0 { try await runIngest() }
-        // Without fsync as well: the ratio of the engine's own work, apart from the disk's
-        // random writes (docs/benchmarks.md).
-        for durable in [true, false] where largeSoupCount > 0 {
-            let label = durable ? "" : ", no fsync per commit"
-            let small = try await reSyncSeconds(soupCount: smallSoupCount, durable: durable)
-            let large = try await reSyncSeconds(soupCount: largeSoupCount, durable: durable)
-            print(
-                String(
-                    format: "reSync of %d changed records%@, soup of %d: p50 %.2f ms", Self.changedCount, label,
-                    smallSoupCount, small * 1000))
-            print(
-                String(
-                    format: "reSync of %d changed records%@, soup of %d: p50 %.2f ms", Self.changedCount, label,
-                    largeSoupCount, large * 1000))
-            print(String(format: "reSync cost ratio (large / small)%@: %.2f", label, large / small))
+                + " page(s) per commit in the ingest")
+        var generator = SplitMix64(seed: 7)
+        let records = (0..<recordCount).map { Self.record($0, using: &generator) }
+        let pages = stride(from: 0, to: records.count, by: ingestPageSize).map {
+            Array(records[$0..<min($0 + ingestPageSize, records.count)])
+        }
+        var figures = SyncDownFigures(parameters: parameters)
+        figures.durable = try await measure(pages, durable: true)
+        if measuresWithoutFsync {
+            figures.withoutFsync = try await measure(pages, durable: false)
         }
         if largeSoupCount > 0 {
             // The same change on SmartStore's SQLite layout, its WAL synced at every commit.
@@ -56,47 +65,77 @@ struct SyncDownBenchmark {
                 soupCount: smallSoupCount, syncsEveryCommit: true, repeatCount: reSyncRepeatCount)
             let large = try SQLiteSoupBaseline.reSyncSeconds(
                 soupCount: largeSoupCount, syncsEveryCommit: true, repeatCount: reSyncRepeatCount)
-            print(
+            figures.durable.addReSync(SoupFigures.sqliteFull, small: small, large: large)
+            report.line(
                 String(
-                    format: "reSync of %d changed records, SQLite synchronous FULL: soup of %d p50 %.2f ms, "
+                    format: "SQLite synchronous FULL: reSync of %d changed records, soup of %d p50 %.2f ms, "
                         + "soup of %d p50 %.2f ms, ratio %.2f",
                     Self.changedCount, smallSoupCount, small * 1000, largeSoupCount, large * 1000, large / small))
         }
+        return figures
     }
 
-    private func runIngest() async throws {
-        let ingest = try await ingestSeconds(durable: true)
-        print(
-            String(
-                format: "ingest  %d records: %.2f s, %9.0f records/s", recordCount, ingest, Double(recordCount) / ingest
-            ))
-        let buffered = try await ingestSeconds(durable: false)
-        print(
-            String(
-                format: "ingest  %d records, no fsync per commit: %.2f s, %9.0f records/s", recordCount, buffered,
-                Double(recordCount) / buffered))
+    /// Every configuration's ingest and reSyncs, with or without a sync per commit.
+    private func measure(_ pages: [[JSONValue]], durable: Bool) async throws -> SyncDownMeasures {
+        var measures = SyncDownMeasures()
+        for configuration in configurations {
+            let key = configuration.rawValue
+            report.line("\(configuration.label)\(durable ? ", durable commits" : ", no fsync per commit")")
+            if recordCount > 0 {
+                let (seconds, bytes) = try await ingest(pages, configuration: configuration, durable: durable)
+                measures.ingest[key] = (Double(recordCount) / seconds).rounded(decimals: 0)
+                measures.storeBytesAfterIngest[key] = bytes
+                report.line(
+                    String(
+                        format: "  ingest %d records: %.2f s, %9.0f records/s; store %@", recordCount, seconds,
+                        Double(recordCount) / seconds, DirectorySize.mebibytes(bytes)))
+            }
+            guard largeSoupCount > 0 else { continue }
+            let small = try await reSync(soupCount: smallSoupCount, configuration: configuration, durable: durable)
+            let large = try await reSync(soupCount: largeSoupCount, configuration: configuration, durable: durable)
+            measures.addReSync(key, small: small.seconds, large: large.seconds)
+            measures.stateAppendSmallP50Millis[key] = (small.appendSeconds * 1000).rounded(decimals: 2)
+            measures.stateAppendLargeP50Millis[key] = (large.appendSeconds * 1000).rounded(decimals: 2)
+            for (count, measured) in [(smallSoupCount, small), (largeSoupCount, large)] {
+                report.line(
+                    String(
+                        format: "  reSync of %d changed records, soup of %d: p50 %.2f ms (one state-entry append "
+                            + "p50 %.2f ms)", Self.changedCount, count, measured.seconds * 1000,
+                        measured.appendSeconds * 1000))
+            }
+            report.line(String(format: "  reSync cost ratio (large / small): %.2f", large.seconds / small.seconds))
+        }
+        measures.computeEncryptionOverhead()
+        if let overhead = measures.ingestEncryptionOverheadPercent {
+            report.line(
+                String(format: "ingest encryption overhead: %+.1f %% time (encrypted over plaintext)", overhead))
+        }
+        return measures
     }
 
-    private func ingestSeconds(durable: Bool) async throws -> Double {
+    /// The full sync down of `pages`: its seconds, and the store's bytes after it.
+    private func ingest(_ pages: [[JSONValue]], configuration: StoreConfiguration, durable: Bool) async throws -> (
+        Double, Int
+    ) {
         let directory = try TemporaryDirectory("bench-syncdown")
         defer { directory.remove() }
-        var generator = SplitMix64(seed: 7)
-        let records = (0..<recordCount).map { Self.record($0, using: &generator) }
-        let pages = stride(from: 0, to: records.count, by: ingestPageSize).map {
-            Array(records[$0..<min($0 + ingestPageSize, records.count)])
-        }
         var registry = SyncDownTargetRegistry()
         registry.register("all") { _ in PreparedTarget(pages: pages) }
-        let manager = try makeManager(directory, registry, durable: durable, pagesPerCommit: ingestPagesPerCommit)
+        let manager = try makeManager(
+            directory, registry, configuration: configuration, durable: durable, pagesPerCommit: ingestPagesPerCommit)
         let start = ContinuousClock.now
         let final = try await manager.syncDown(
             target: try SyncDownTargetDescriptor(.custom(registryKey: "all")), soupName: "accounts")
-        let seconds = Self.seconds(ContinuousClock.now - start)
+        let seconds = (ContinuousClock.now - start).inSeconds
         precondition(final.status == .done, "the benchmark sync ends DONE: \(final.error)")
-        return seconds
+        return (seconds, try DirectorySize.bytes(under: directory.appending("store")))
     }
 
-    private func reSyncSeconds(soupCount: Int, durable: Bool) async throws -> Double {
+    /// The median reSync of 100 changed records on a soup of `soupCount`, and the median of one
+    /// state entry appended alone after each.
+    private func reSync(soupCount: Int, configuration: StoreConfiguration, durable: Bool) async throws -> (
+        seconds: Double, appendSeconds: Double
+    ) {
         let directory = try TemporaryDirectory("bench-resync")
         defer { directory.remove() }
         var registry = SyncDownTargetRegistry()
@@ -115,7 +154,7 @@ struct SyncDownBenchmark {
             }
             return PreparedTarget(pages: [changed.map { Self.edited($0, run: run) }])
         }
-        let manager = try makeManager(directory, registry, durable: durable)
+        let manager = try makeManager(directory, registry, configuration: configuration, durable: durable)
         try await manager.syncDown(
             target: try SyncDownTargetDescriptor(.custom(registryKey: "generated")), soupName: "accounts")
         let sync = try await manager.syncDown(
@@ -125,45 +164,38 @@ struct SyncDownBenchmark {
         for _ in 0..<reSyncRepeatCount {
             let start = ContinuousClock.now
             let final = try await manager.reSync(id: sync.id)
-            samples.append(Self.seconds(ContinuousClock.now - start))
+            samples.append((ContinuousClock.now - start).inSeconds)
             precondition(final.status == .done, "the benchmark reSync ends DONE: \(final.error)")
-            // One state entry alone: what a durable append costs on this store, for comparison.
             let appendStart = ContinuousClock.now
             try manager.store.journal.append(final.changedEntryDraft)
-            appendSamples.append(Self.seconds(ContinuousClock.now - appendStart))
+            appendSamples.append((ContinuousClock.now - appendStart).inSeconds)
         }
-        let append = appendSamples.sorted()[appendSamples.count / 2]
-        print(
-            String(
-                format: "  soup of %d%@: one state-entry append p50 %.2f ms", soupCount,
-                durable ? "" : ", no fsync", append * 1000))
-        return samples.sorted()[samples.count / 2]
+        return (samples.sorted()[samples.count / 2], appendSamples.sorted()[appendSamples.count / 2])
     }
 
     private func makeManager(
-        _ directory: TemporaryDirectory, _ registry: SyncDownTargetRegistry, durable: Bool = true,
-        pagesPerCommit: Int = 1
+        _ directory: TemporaryDirectory, _ registry: SyncDownTargetRegistry, configuration: StoreConfiguration,
+        durable: Bool, pagesPerCommit: Int = 1
     ) throws -> SyncManager {
         let clock = ManualWallClock(tick: .milliseconds(1))
         let store = try Self.makeStore(
-            directory, clock: clock, durable: durable,
-            indexSpecs: BenchmarkRecords.indexedPaths.compactMap { path, type in
-                IndexType(rawValue: type).map { IndexSpec(path: path, type: $0) }
-            })
+            directory, clock: clock, configuration: configuration, durable: durable,
+            indexSpecs: JournalSoupStore.indexSpecs)
         return try SyncManager(
             store: store, client: nil, targets: registry, clock: clock, logger: Logger.discarding,
             pagesPerCommit: pagesPerCommit)
     }
 
-    /// A store with an `accounts` soup, an 8 GiB map, and durable commits unless told otherwise.
+    /// A store with an `accounts` soup and an 8 GiB map, opened with `configuration`, and durable
+    /// commits unless told otherwise.
     static func makeStore(
-        _ directory: TemporaryDirectory, clock: ManualWallClock, durable: Bool = true, indexSpecs: [IndexSpec]
+        _ directory: TemporaryDirectory, clock: ManualWallClock, configuration: StoreConfiguration,
+        durable: Bool = true, indexSpecs: [IndexSpec]
     ) throws -> SyncStore {
         var options = JournalOptions()
         options.environment.mapSizeBytes = 8 << 30
         options.environment.flushesOnCommit = durable
-        options = BenchmarkEncryption.applied(to: options)
-        if CommandLine.arguments.contains("--keep-all-history") { options.retention = .unlimited }
+        options = try configuration.applied(to: options)
         let store = try SyncStore(
             directory: directory.appending("store"), clock: clock, idGenerator: IncrementingIDGenerator(),
             options: options, logger: Logger.discarding)
@@ -186,65 +218,5 @@ struct SyncDownBenchmark {
         fields["LastModifiedDate"] = .string(
             WallTime(millisecondsSinceEpoch: 1_800_000_000_000 + Int64(run) * 1000).salesforceFormat)
         return .object(fields)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-}
-
-/// Serves pages generated before the run.
-struct PreparedTarget: SyncDownTarget {
-    var pages: [[JSONValue]]
-    var idFieldName: String { "Id" }
-    var modificationDateFieldName: String { "LastModifiedDate" }
-    var isSortedByModificationDate: Bool { true }
-    private(set) var totalSize: Int64 = -1
-
-    init(pages: [[JSONValue]]) {
-        self.pages = pages
-    }
-
-    mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
-        totalSize = Int64(pages.reduce(0) { $0 + $1.count })
-        return pages.isEmpty ? [] : pages.removeFirst()
-    }
-
-    mutating func continueFetch(_ context: SyncDownContext) async throws -> [JSONValue]? {
-        pages.isEmpty ? nil : pages.removeFirst()
-    }
-
-    func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String> {
-        Set(pages.joined().compactMap { $0["Id"]?.string })
-    }
-}
-
-/// Generates `count` records page by page, to fill large soups without holding them in memory.
-struct GeneratedTarget: SyncDownTarget {
-    let count: Int
-    private var next = 0
-    private var generator = SplitMix64(seed: 7)
-    var idFieldName: String { "Id" }
-    var modificationDateFieldName: String { "LastModifiedDate" }
-    var isSortedByModificationDate: Bool { true }
-    var totalSize: Int64 { Int64(count) }
-
-    init(count: Int) {
-        self.count = count
-    }
-
-    mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
-        try await continueFetch(context) ?? []
-    }
-
-    mutating func continueFetch(_ context: SyncDownContext) async throws -> [JSONValue]? {
-        guard next < count else { return nil }
-        let end = min(next + SyncDownBenchmark.pageSize, count)
-        defer { next = end }
-        return (next..<end).map { SyncDownBenchmark.record($0, using: &generator) }
-    }
-
-    func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String> {
-        Set(localIds)
     }
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Determinism
 import EventJournal
 import Foundation
@@ -10,26 +11,49 @@ import Soups
 import SyncTesting
 
 /// A SOQL sync down of `recordCount` ~1 KB Accounts (4 indexes, pages of 2,000) from the
-/// simulator: through an in-process transport (client, simulator and engine, no sockets), then
-/// over loopback HTTP.
+/// simulator, for each ``StoreConfiguration``: through an in-process transport (client, simulator
+/// and engine, no sockets), then over loopback HTTP.
 struct SyncDownHTTPBenchmark {
     var recordCount = 100_000
+    var configurations = StoreConfiguration.allCases
+    var report = Report()
 
-    func run() async throws {
+    /// The JSON figures of `journal-benchmarks sync-down-http` (docs/benchmarks.md): records/s,
+    /// keyed by configuration.
+    struct Figures: Encodable {
+        var records: Int
+        var inProcess: [String: Double] = [:]
+        var loopback: [String: Double] = [:]
+    }
+
+    func run() async throws -> Figures {
         let simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(data: data(), accessToken: "benchmark-token"),
             logger: Logger.discarding)
-        print("SOQL sync down of \(recordCount) Accounts (~1 KB, 4 indexes), pages of 2000, durable commits")
-        let inProcess = try await syncDownSeconds(
-            transport: SimulatorTransport(simulator),
-            instanceURL: URL(string: "http://in-process.invalid")!, simulator: simulator)
-        print(
-            String(format: "in-process transport: %.2f s, %9.0f records/s", inProcess, Double(recordCount) / inProcess))
+        report.line("SOQL sync down of \(recordCount) Accounts (~1 KB, 4 indexes), pages of 2000, durable commits")
+        var figures = Figures(records: recordCount)
         let server = try await SimulatorServer.start(simulator, logger: Logger.discarding)
-        let loopback = try await syncDownSeconds(
-            transport: URLSessionTransport(), instanceURL: server.url, simulator: simulator)
+        for configuration in configurations {
+            report.line(configuration.label)
+            let inProcess = try await syncDownSeconds(
+                transport: SimulatorTransport(simulator), instanceURL: InProcessInstance.url, simulator: simulator,
+                configuration: configuration)
+            let loopback = try await syncDownSeconds(
+                transport: URLSessionTransport(), instanceURL: server.url, simulator: simulator,
+                configuration: configuration)
+            figures.inProcess[configuration.rawValue] = (Double(recordCount) / inProcess).rounded(decimals: 0)
+            figures.loopback[configuration.rawValue] = (Double(recordCount) / loopback).rounded(decimals: 0)
+            report.line(
+                String(
+                    format: "  in-process transport: %.2f s, %9.0f records/s", inProcess,
+                    Double(recordCount) / inProcess))
+            report.line(
+                String(
+                    format: "  loopback HTTP:        %.2f s, %9.0f records/s", loopback, Double(recordCount) / loopback)
+            )
+        }
         await server.stop()
-        print(String(format: "loopback HTTP:        %.2f s, %9.0f records/s", loopback, Double(recordCount) / loopback))
+        return figures
     }
 
     private func data() -> SimulatorData {
@@ -51,13 +75,14 @@ struct SyncDownHTTPBenchmark {
     }
 
     private func syncDownSeconds(
-        transport: any HTTPTransport, instanceURL: URL, simulator: SalesforceSimulator
+        transport: any HTTPTransport, instanceURL: URL, simulator: SalesforceSimulator,
+        configuration: StoreConfiguration
     ) async throws -> Double {
         let directory = try TemporaryDirectory("bench-syncdown-http")
         defer { directory.remove() }
         let clock = ManualWallClock(tick: .milliseconds(1))
         let store = try SyncDownBenchmark.makeStore(
-            directory, clock: clock,
+            directory, clock: clock, configuration: configuration,
             indexSpecs: [
                 IndexSpec(path: "Id", type: .string), IndexSpec(path: "Name", type: .string),
                 IndexSpec(path: "AnnualRevenue", type: .integer), IndexSpec(path: "Industry", type: .string),
@@ -70,7 +95,7 @@ struct SyncDownHTTPBenchmark {
             .soql(query: "SELECT Name, AnnualRevenue, Industry, Description FROM Account"))
         let start = ContinuousClock.now
         let final = try await manager.syncDown(target: target, soupName: "accounts")
-        let seconds = SyncDownBenchmark.seconds(ContinuousClock.now - start)
+        let seconds = (ContinuousClock.now - start).inSeconds
         precondition(final.status == .done, "the benchmark sync ends DONE: \(final.error)")
         precondition(final.totalSize == Int64(recordCount), "every record is fetched")
         return seconds

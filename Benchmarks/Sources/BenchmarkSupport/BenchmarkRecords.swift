@@ -1,15 +1,16 @@
-import Determinism
-import LosslessJSON
+public import Determinism
+public import LosslessJSON
 
-/// The records both soup benchmarks store: about 1 KB each, four indexed fields, generated
-/// from a seed so every run stores the same data.
-enum BenchmarkRecords {
+/// The records every soup benchmark stores: about 1 KB each, four indexed fields, generated
+/// from a seed so every run, and every store in a run, holds the same data.
+public enum BenchmarkRecords {
     /// The indexed paths and their types, as `(path, SmartStore type)`.
-    static let indexedPaths = [
+    public static let indexedPaths = [
         ("Id", "string"), ("Name", "string"), ("AnnualRevenue", "integer"), ("Rating", "floating"),
     ]
 
-    static func record(_ index: Int, using generator: inout SplitMix64) -> JSONValue {
+    /// The record at `index`; `generator` supplies its name, revenue and rating.
+    public static func record(_ index: Int, using generator: inout SplitMix64) -> JSONValue {
         let description = String(repeating: "lorem ipsum dolor sit amet ", count: 34)
         return [
             "Id": .string(id(index)),
@@ -23,7 +24,7 @@ enum BenchmarkRecords {
     }
 
     /// A Salesforce-looking 18-character id, unique per index.
-    static func id(_ index: Int) -> String {
+    public static func id(_ index: Int) -> String {
         let digits = String(index)
         return "001" + String(repeating: "0", count: 15 - digits.count) + digits
     }
