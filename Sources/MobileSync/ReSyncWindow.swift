@@ -7,8 +7,10 @@ import Determinism
 /// transaction that saved it. Asking `LastModifiedDate > watermark`, as Mobile SDK does, skips
 /// for good a record edited later in the watermark's own second, and a record whose long
 /// transaction started before the watermark but committed after the last run. Asking from the
-/// start of that second, minus ``overlapSeconds``, fetches both; the records fetched again
-/// unchanged are left alone by the soup fold (docs/decisions/0321).
+/// start of that second, minus ``overlapSeconds``, fetches both. A record the window brings
+/// although Mobile SDK's `> watermark` would not have (dated at or before
+/// ``previousWatermark``) and that the soup already holds with the same date is left alone by
+/// the soup fold: no write, no change of owner, not counted as a change (decision 0325).
 ///
 /// ```swift
 /// let window = ReSyncWindow(maxTimeStamp: 1_704_067_205_000, overlapSeconds: 60)
@@ -21,6 +23,10 @@ public struct ReSyncWindow: Hashable, Sendable {
     /// The earliest modification asked for, epoch milliseconds, inclusive; `-1` when the run
     /// asks for every record (a first run, or a watermark of `-1`).
     public var modifiedSince: Int64
+    /// The watermark Mobile SDK's query would have asked after (`date > previousWatermark`),
+    /// epoch milliseconds; `-1` when the run asks for every record. Records dated at or before it
+    /// are in the window only because of the window.
+    public var previousWatermark: Int64
 
     /// The window of a run whose watermark is `maxTimeStamp`.
     ///
@@ -32,8 +38,10 @@ public struct ReSyncWindow: Hashable, Sendable {
         self.overlapSeconds = overlapSeconds
         guard maxTimeStamp > 0 else {
             modifiedSince = -1
+            previousWatermark = -1
             return
         }
+        previousWatermark = maxTimeStamp
         let secondStart = maxTimeStamp - maxTimeStamp % 1000
         modifiedSince = max(0, secondStart - Int64(overlapSeconds) * 1000)
     }
@@ -43,11 +51,14 @@ public struct ReSyncWindow: Hashable, Sendable {
     /// - Parameters:
     ///   - modifiedSince: the window's start, epoch milliseconds, or `-1` for everything.
     ///   - overlapSeconds: 0…``SyncDownTargetDescriptor/reSyncOverlapSecondsMax``.
-    public init(modifiedSince: Int64, overlapSeconds: Int) {
+    ///   - previousWatermark: the watermark Mobile SDK's query would have used, or `-1`.
+    public init(modifiedSince: Int64, overlapSeconds: Int, previousWatermark: Int64) {
         precondition(modifiedSince >= -1, "a window starts at -1 (everything) or at an epoch time")
         precondition((0...SyncDownTargetDescriptor.reSyncOverlapSecondsMax).contains(overlapSeconds), "overlap range")
+        precondition(previousWatermark >= -1, "a watermark is -1 (none) or an epoch time")
         self.modifiedSince = modifiedSince
         self.overlapSeconds = overlapSeconds
+        self.previousWatermark = previousWatermark
     }
 
     /// Whether the run asks only for records modified since ``modifiedSince``.

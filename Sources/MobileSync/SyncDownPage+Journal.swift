@@ -25,6 +25,9 @@ extension SyncDownPage {
         if let modificationDateFieldName {
             header[SyncHeader.modificationDateFieldName] = .string(modificationDateFieldName)
         }
+        // Always written, so the soup fold tells this rule's pages from decision 0321's.
+        header[SyncHeader.previousWatermark] = .integer(reSyncWindow?.previousWatermark ?? -1)
+        if recordCount >= 0 { header[SyncHeader.recordCount] = .integer(recordCount) }
         if let reSyncWindow {
             header[SyncHeader.modifiedSince] = .integer(reSyncWindow.modifiedSince)
             header[SyncHeader.reSyncOverlapSeconds] = .integer(Int64(reSyncWindow.overlapSeconds))
@@ -47,7 +50,8 @@ extension SyncDownPage {
     /// The `idFieldName` and `mergeMode` header fields are required: the soup projection folds
     /// the page from the entry alone, so an entry without them could not be replayed.
     /// `modificationDateFieldName`, `modifiedSince` and `reSyncOverlapSeconds` are optional:
-    /// entries journaled before decision 0321 lack them.
+    /// entries journaled before decision 0321 lack them; `previousWatermark` came with decision
+    /// 0325 (read as -1 when absent).
     ///
     /// - Throws: ``SyncError/Code/malformedEntry`` when the entry is of another kind or a header
     ///   field is missing or mistyped.
@@ -81,7 +85,8 @@ extension SyncDownPage {
             advancesWatermark: try header.bool(SyncHeader.advancesWatermark),
             idFieldName: try header.string(SyncHeader.idFieldName), mergeMode: mode,
             modificationDateFieldName: try header.optionalString(SyncHeader.modificationDateFieldName),
-            reSyncWindow: window, children: children)
+            reSyncWindow: window, children: children,
+            recordCount: try header.optionalInteger(SyncHeader.recordCount) ?? -1)
     }
 
     /// The window in an entry's header: both fields or neither, the overlap in range, the
@@ -89,17 +94,20 @@ extension SyncDownPage {
     private static func window(_ header: EntryHeader) throws(SyncError) -> ReSyncWindow? {
         let since = try header.optionalInteger(SyncHeader.modifiedSince)
         let overlap = try header.optionalInteger(SyncHeader.reSyncOverlapSeconds)
+        // Pages journaled before decision 0325 name no previous watermark.
+        let previous = try header.optionalInteger(SyncHeader.previousWatermark) ?? -1
         guard since != nil || overlap != nil else { return nil }
-        guard let since, let overlap, since >= -1,
+        guard let since, let overlap, since >= -1, previous >= -1,
             (0...Int64(SyncDownTargetDescriptor.reSyncOverlapSecondsMax)).contains(overlap)
         else {
             throw SyncError(
                 .malformedEntry,
                 "Entry \(header.entry.sequence) (\(header.entry.kind)): headers \"\(SyncHeader.modifiedSince)\" and "
                     + "\"\(SyncHeader.reSyncOverlapSeconds)\" must come together, -1 or later and 0 to "
-                    + "\(SyncDownTargetDescriptor.reSyncOverlapSecondsMax) seconds.")
+                    + "\(SyncDownTargetDescriptor.reSyncOverlapSecondsMax) seconds; \"\(SyncHeader.previousWatermark)\" "
+                    + "-1 or later.")
         }
-        return ReSyncWindow(modifiedSince: since, overlapSeconds: Int(overlap))
+        return ReSyncWindow(modifiedSince: since, overlapSeconds: Int(overlap), previousWatermark: previous)
     }
 }
 

@@ -38,15 +38,19 @@ public struct SyncDownPage: Hashable, Sendable {
     /// then stores each record without its children in ``soupName`` and the children in
     /// their own soup, each with its parent's id.
     public var children: SyncDownPageDestination.Children?
+    /// How many records (parents, for a parent/children page) the page holds; `-1` when not
+    /// said (pages journaled before decision 0325). The sync-state fold counts progress with it.
+    public var recordCount: Int64
 
     /// Creates a page.
     public init(
         syncId: Int64, soupName: String, pageNumber: Int64, records: [UInt8], totalSize: Int64, maxTimeStamp: Int64,
         advancesWatermark: Bool, idFieldName: String = SyncDownTargetDescriptor.idFieldNameDefault,
         mergeMode: MergeMode = .overwrite, modificationDateFieldName: String? = nil, reSyncWindow: ReSyncWindow? = nil,
-        children: SyncDownPageDestination.Children? = nil
+        children: SyncDownPageDestination.Children? = nil, recordCount: Int64 = -1
     ) {
         self.children = children
+        self.recordCount = recordCount
         self.syncId = syncId
         self.soupName = soupName
         self.pageNumber = pageNumber

@@ -3,29 +3,23 @@
 ///
 /// ```swift
 /// var run = SyncDownRun(state, startedAt: now)                          // RUNNING(0, -1)
-/// let reports = run.apply(page, fetchedCount: 2, unchangedCount: 0)     // RUNNING(0, 5), RUNNING(40, 5)
+/// let reports = run.apply(page, leftAlone: 0)   // a page 0 of 2 records: RUNNING(0, 5), RUNNING(40, 5)
 /// run.finish(.done, at: later)                                          // DONE(100, 5)
 /// ```
 ///
-/// Records a page fetched again with the date the soup's copy already has (the overlap of a
-/// reSync, decision 0321) are not changes: they are left out of the progress and out of
-/// `totalSize`, which is the target's count minus the unchanged records seen so far. The final
-/// state's `totalSize` is then the number of records the run really brought.
+/// `totalSize` is the target's count and progress counts every fetched record, as in Mobile
+/// SDK; records the soup fold left alone because only the reSync's window brought them
+/// (decision 0325) are counted in ``SyncState/fetchedCount`` but not in
+/// ``SyncState/changedCount``.
 public struct SyncDownRun: Hashable, Sendable {
     /// The sync's state as of the last step.
     public private(set) var state: SyncState
-    /// Records fetched so far in this run, skipped ones included (they count toward progress).
-    public private(set) var fetchedCount: Int64
-    /// Records fetched so far that the soup already held with the same modification date.
-    public private(set) var unchangedCount: Int64
     /// The latest modification seen in this run, starting from the persisted watermark.
     public private(set) var latestModification: Int64
     /// The watermark handed to the target's `startFetch`: the sync's own, or for a STOPPED sync
     /// one millisecond before it (``SyncState/resumePoint(afterStoppedAt:)``), as in Mobile SDK.
     /// The state's watermark itself never moves backwards.
     public let targetMaxTimeStamp: Int64
-    /// The target's count for the run, as fetched; `-1` until page 0.
-    private var targetTotalSize: Int64 = -1
 
     /// Starts a run of `state`: RUNNING, progress 0, `totalSize` as stored.
     ///
@@ -36,44 +30,21 @@ public struct SyncDownRun: Hashable, Sendable {
         var started = state
         started.start(at: time)
         self.state = started
-        fetchedCount = 0
-        unchangedCount = 0
         latestModification = state.maxTimeStamp
     }
 
-    /// Applies one fetched page.
-    ///
-    /// The first page (number 0) first reports the run's `totalSize` at progress 0. Then the
-    /// page's changed records are counted and, while fewer than `totalSize`, the progress is
-    /// reported. A page of a target sorted by modification date moves the watermark now; other
-    /// targets move it only at DONE. The watermark only ever moves forward.
+    /// Applies one fetched page (``SyncState/applyPage(_:leftAlone:)``), and remembers its
+    /// latest modification for DONE.
     ///
     /// - Parameters:
-    ///   - page: the page, as journaled.
-    ///   - count: how many records the page holds, skipped ones included.
-    ///   - unchanged: how many of them the soup fold left alone because the soup held them
-    ///     with the same modification date already.
+    ///   - page: the page, as journaled, with its ``SyncDownPage/recordCount``.
+    ///   - leftAlone: how many of its records the soup fold left alone (decision 0325).
     /// - Returns: the states to report, in order (possibly none).
-    public mutating func apply(_ page: SyncDownPage, fetchedCount count: Int, unchangedCount unchanged: Int = 0)
-        -> [SyncState]
-    {
+    public mutating func apply(_ page: SyncDownPage, leftAlone: Int = 0) -> [SyncState] {
         precondition(page.syncId == state.id, "a page is applied to its own sync's run")
-        precondition(count >= 0, "a page holds a non-negative number of records")
-        precondition((0...count).contains(unchanged), "unchanged records are some of the page's records")
-        var reports: [SyncState] = []
-        fetchedCount += Int64(count)
-        unchangedCount += Int64(unchanged)
-        if page.pageNumber == 0 {
-            targetTotalSize = page.totalSize
-            state.recordTotalSize(changeTotal)
-            reports.append(state)
-        } else {
-            state.totalSize = changeTotal
-        }
+        precondition((0...max(0, page.recordCount)).contains(Int64(leftAlone)), "left alone are some of the records")
         latestModification = max(latestModification, page.maxTimeStamp)
-        if page.advancesWatermark { state.maxTimeStamp = latestModification }
-        if state.recordSaved(count: fetchedCount - unchangedCount) { reports.append(state) }
-        return reports
+        return state.applyPage(page, leftAlone: Int64(leftAlone))
     }
 
     /// Ends the run. DONE moves the watermark to the latest modification of the run; FAILED and
@@ -85,10 +56,5 @@ public struct SyncDownRun: Hashable, Sendable {
         if status == .done { state.maxTimeStamp = latestModification }
         state.finish(status, at: time, error: error)
         return state
-    }
-
-    /// The target's count without the unchanged records seen so far; `-1` while unknown.
-    private var changeTotal: Int64 {
-        targetTotalSize < 0 ? targetTotalSize : max(0, targetTotalSize - unchangedCount)
     }
 }

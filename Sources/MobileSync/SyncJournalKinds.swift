@@ -29,6 +29,8 @@ enum SyncHeader {
     static let modificationDateFieldName = "modificationDateFieldName"
     static let modifiedSince = "modifiedSince"
     static let reSyncOverlapSeconds = "reSyncOverlapSeconds"
+    static let previousWatermark = "previousWatermark"
+    static let recordCount = "recordCount"
     static let childrenSoup = "childrenSoup"
     static let childrenRelationship = "childrenRelationship"
     static let childIdFieldName = "childIdFieldName"

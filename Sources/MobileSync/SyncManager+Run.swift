@@ -150,9 +150,8 @@ extension SyncManager {
             let group = pending
             pending.removeAll()
             let appended = try store.soups.appendFetchedPages(group.map(\.fetched))
-            for ((page, fetched), folded) in zip(group, appended) {
-                let reports = run.apply(
-                    page, fetchedCount: fetched.records.count, unchangedCount: folded.unchangedCount)
+            for ((page, _), folded) in zip(group, appended) {
+                let reports = run.apply(page, leftAlone: folded.unchangedCount)
                 for state in reports { report(state, onUpdate) }
             }
         }
@@ -218,7 +217,7 @@ extension SyncManager {
             totalSize: target.totalSize, maxTimeStamp: maxTimeStamp,
             advancesWatermark: target.isSortedByModificationDate, idFieldName: destination.idFieldName,
             mergeMode: sync.options.mergeMode, modificationDateFieldName: destination.modificationDateFieldName,
-            reSyncWindow: target.reSyncWindow, children: destination.children)
+            reSyncWindow: target.reSyncWindow, children: destination.children, recordCount: Int64(records.count))
     }
 
     private func finish(_ run: inout SyncDownRun, _ status: SyncStatus, _ error: String = "") throws -> SyncState {

@@ -30,8 +30,8 @@ extension SyncState {
         try readCounters(fields)
     }
 
-    /// The Mobile SDK `syncs_soup` JSON, plus `failures` when there are any and a sync up's
-    /// `syncUpSummary`.
+    /// The Mobile SDK `syncs_soup` JSON, plus `failures` when there are any, a sync up's
+    /// `syncUpSummary`, and a sync down's `fetchedCount` and `changedCount` when not 0.
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "_soupEntryId": .number(JSONNumber(id)), "type": .string(type.rawValue), "target": target.json,
@@ -43,6 +43,8 @@ extension SyncState {
         if let name { members["name"] = .string(name) }
         if failures.count > 0 { members["failures"] = failures.json }
         if let syncUpSummary { members["syncUpSummary"] = syncUpSummary.json }
+        if fetchedCount != 0 { members["fetchedCount"] = .number(JSONNumber(fetchedCount)) }
+        if changedCount != 0 { members["changedCount"] = .number(JSONNumber(changedCount)) }
         return .object(members)
     }
 
@@ -62,6 +64,8 @@ extension SyncState {
         startTime = try fields.optionalInteger("startTime") ?? 0
         endTime = try fields.optionalInteger("endTime") ?? 0
         error = try fields.optionalString("error") ?? ""
+        fetchedCount = try fields.optionalInteger("fetchedCount") ?? 0
+        changedCount = try fields.optionalInteger("changedCount") ?? 0
         if let failuresJSON = fields.members["failures"], !failuresJSON.isNull {
             failures = try FailureSummary(json: failuresJSON)
         }

@@ -1,5 +1,5 @@
 extension SyncState {
-    /// Starts a run: RUNNING, progress 0, `startTime` set, end time and error cleared.
+    /// Starts a run: RUNNING, progress 0, `startTime` set, end time, error and counts cleared.
     ///
     /// `totalSize` keeps its stored value, so the first progress report of a fresh or re-synced
     /// sync is `RUNNING(0, -1)`.
@@ -10,6 +10,8 @@ extension SyncState {
         endTime = 0
         error = ""
         failures = FailureSummary()
+        fetchedCount = 0
+        changedCount = 0
     }
 
     /// Prepares an existing sync to run again: `totalSize` back to -1.
@@ -27,6 +29,34 @@ extension SyncState {
     /// boundary split are fetched again.
     public static func resumePoint(afterStoppedAt maxTimeStamp: Int64) -> Int64 {
         max(maxTimeStamp - 1, -1)
+    }
+
+    /// Applies one committed page of the run, as Mobile SDK's sync-down loop does: page 0 sets
+    /// `totalSize` to the target's count at progress 0, every page adds its records to
+    /// ``fetchedCount`` (and those not left alone to ``changedCount``), progress becomes
+    /// `fetchedCount * 100 / totalSize` while below the total, and a page of a target sorted by
+    /// modification date moves the watermark to `max(current, page)`.
+    ///
+    /// The sync-state fold and ``SyncDownRun`` both apply pages with it, so every process reads
+    /// the progress the running one reports.
+    ///
+    /// - Parameters:
+    ///   - leftAlone: how many of the page's records the soup fold left alone (decision 0325).
+    /// - Returns: the progress reports the page makes, in order: page 0's `RUNNING(0, total)`,
+    ///   then a new progress if any.
+    @discardableResult
+    public mutating func applyPage(_ page: SyncDownPage, leftAlone: Int64) -> [SyncState] {
+        var reports: [SyncState] = []
+        if page.pageNumber == 0 {
+            recordTotalSize(page.totalSize)
+            reports.append(self)
+        }
+        let count = max(page.recordCount, 0)
+        fetchedCount += count
+        changedCount += max(0, count - leftAlone)
+        if page.advancesWatermark { maxTimeStamp = max(maxTimeStamp, page.maxTimeStamp) }
+        if recordSaved(count: fetchedCount) { reports.append(self) }
+        return reports
     }
 
     /// Records the target's count after the first fetch; the state reports `RUNNING(0, total)` next.

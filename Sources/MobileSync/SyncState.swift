@@ -4,7 +4,8 @@ public import LosslessJSON
 ///
 /// Serializes to the JSON Mobile SDK stores in `syncs_soup` (`_soupEntryId`, `type`, `name`,
 /// `target`, `options`, `soupName`, `status`, `progress`, `totalSize`, `maxTimeStamp`,
-/// `startTime`, `endTime`, `error`) plus `failures`, our summary of per-record failures.
+/// `startTime`, `endTime`, `error`) plus `failures`, our summary of per-record failures, and a
+/// sync down's `fetchedCount` and `changedCount`.
 /// In SyncJournal a state is a projection of the journal's sync entries.
 public struct SyncState: Hashable, Sendable {
     /// The sync id, persisted as `_soupEntryId`.
@@ -31,6 +32,13 @@ public struct SyncState: Hashable, Sendable {
     public var endTime: Int64
     /// The message of the error that failed the last run; empty otherwise.
     public var error: String
+    /// Records the current or last sync-down run fetched, window re-fetches included. Persisted
+    /// as `fetchedCount` when not 0.
+    public var fetchedCount: Int64 = 0
+    /// Records of ``fetchedCount`` that were not left alone as brought only by the reSync's
+    /// window (decision 0325): what the run really had to consider. Persisted as `changedCount`
+    /// when not 0.
+    public var changedCount: Int64 = 0
     /// Records the last run could not apply or send, summarized.
     public var failures: FailureSummary
     /// For a sync up, what its last run did record by record; `nil` before the first run and

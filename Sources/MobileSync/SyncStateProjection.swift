@@ -1,6 +1,7 @@
 public import EventJournal
 import LMDBStore
 public import LosslessJSON
+import Soups
 
 /// The projection that folds sync entries into the states of a store's syncs.
 ///
@@ -12,17 +13,21 @@ public import LosslessJSON
 /// | `syncs.meta` | `next-sync-id` | UInt64 big-endian |
 ///
 /// `sync.created` and `sync.state.changed` carry whole states, so the last one wins.
-/// `sync.down.page` sets the run's `totalSize` on page 0 and, when `advancesWatermark`, moves
-/// `maxTimeStamp` to `max(current, page)`: the records and the watermark commit together.
+/// `sync.down.page` applies the page to the running state (``SyncState/applyPage(_:leftAlone:)``):
+/// `totalSize` on page 0, `fetchedCount`, `changedCount` and progress on every page, and, when
+/// `advancesWatermark`, `maxTimeStamp` to `max(current, page)`, so the records, the watermark and
+/// the progress commit together and every process reads them. How many records the soup fold
+/// left alone is read from the soup projection, which folds each entry first.
 /// `sync.deleted` removes a sync and its name; `sync.ghosts.cleaned` records the cleaning.
-/// The fold reads nothing but the entry and these databases.
+/// The fold reads nothing but the entry, these databases and the soup fold's count of the page.
 public struct SyncStateProjection: Projection {
     /// The projection's name, `syncs`.
     public let name = "syncs"
     /// The fold's version; bump it when the fold changes. 2: a batch or collection sync-up
     /// target's state holds its capped `maxBatchSize`, and a cleaning's summary its
-    /// `unownedGhostIds` (issue 14), so stores folded by version 1 are rebuilt on open.
-    public let version = 2
+    /// `unownedGhostIds` (issue 14), so stores folded by version 1 are rebuilt on open. 3: pages
+    /// fold progress, `fetchedCount` and `changedCount` (decision 0325).
+    public let version = 3
     /// `syncs.states`, `syncs.names`, `syncs.ghosts`, `syncs.meta`.
     public var databaseNames: [String] {
         SyncStateDatabases.names
@@ -55,7 +60,8 @@ public struct SyncStateProjection: Projection {
             }
             try databases.put(state)
         case .syncDownPageFetched:
-            try applyPage(SyncDownPage(journalEntry: entry), databases)
+            let leftAlone = try SoupProjection.leftAloneCount(ofPage: entry.sequence, in: context) ?? 0
+            try applyPage(SyncDownPage(journalEntry: entry), leftAlone: leftAlone, databases)
         case .syncDeleted:
             let id = try EntryHeader(entry).integer(SyncHeader.syncId)
             try databases.delete(id: id)
@@ -87,11 +93,10 @@ public struct SyncStateProjection: Projection {
         return ["syncs": .object(syncs), "nextSyncId": .number(JSONNumber(try databases.nextSyncId()))]
     }
 
-    private func applyPage(_ page: SyncDownPage, _ databases: SyncStateDatabases) throws {
+    private func applyPage(_ page: SyncDownPage, leftAlone: Int, _ databases: SyncStateDatabases) throws {
         // A page of a sync deleted while it ran changes no state: the sync is gone.
         guard var state = try databases.state(id: page.syncId) else { return }
-        if page.pageNumber == 0 { state.recordTotalSize(page.totalSize) }
-        if page.advancesWatermark { state.maxTimeStamp = max(state.maxTimeStamp, page.maxTimeStamp) }
+        state.applyPage(page, leftAlone: Int64(min(leftAlone, max(0, Int(page.recordCount)))))
         try databases.put(state)
     }
 

@@ -7,8 +7,8 @@ import LosslessJSON
 /// A match is the local record with the record's id field value (the lowest `_soupEntryId`
 /// when several have it), or else the local create whose upsert the record is the server copy
 /// of (decision 0353). Stored records are the server's JSON plus ``SoupProjection/addedFields(syncId:entryId:at:)``.
-/// A record the match already holds with the same modification date is fetched again, not
-/// changed (decision 0321-resync-window-and-records-fetched-again), and the caller leaves it.
+/// A record that only a reSync's window brought, which the match already holds with the same
+/// modification date, is left alone by the caller (``RefetchRule``).
 /// A page of a parent/children sync uses one writer per soup, sharing `next-entry-id`.
 struct FetchedRecordWriter {
     let state: SoupState
@@ -19,19 +19,18 @@ struct FetchedRecordWriter {
     private let newRecordPlacement: SoupState.RecordPlacement
     private var finder: LocalRecordFinder
     private let uploading: [UploadingCreate]
-    private let dateField: String?
+    private let rule: RefetchRule
 
     /// Prepares to store records whose id field values are among `wanted`.
     ///
-    /// - Parameter dateField: the records' modification date field; `nil` for a page journaled
-    ///   before decision 0321, which folds as it always did (nothing is fetched again).
+    /// - Parameter rule: which fetched records are left alone, with the date field of this soup.
     init(
-        state: SoupState, soup: SoupCatalogEntry, idField: String, dateField: String?, wanted: [JSONValue],
+        state: SoupState, soup: SoupCatalogEntry, idField: String, rule: RefetchRule, wanted: [JSONValue],
         syncId: Int64, time: WallTime
     ) throws {
         self.state = state
         self.soup = soup
-        self.dateField = dateField
+        self.rule = rule
         idComponents = SoupPath.components(idField)
         self.syncId = syncId
         self.time = time
@@ -58,11 +57,11 @@ struct FetchedRecordWriter {
         return nil
     }
 
-    /// Whether `record` is the server copy that the local record `match` already holds, so the
-    /// page leaves that record as it is (``SoupProjection/isFetchedAgain(_:as:syncId:dateField:)``).
-    func isFetchedAgain(_ record: JSONValue, match: Int64) throws -> Bool {
-        guard let dateField, let stored = try state.record(soup.soupId, match) else { return false }
-        return SoupProjection.isFetchedAgain(record, as: stored, syncId: syncId, dateField: dateField)
+    /// Whether the page leaves the local record `match` as it is rather than write `record`
+    /// (``RefetchRule/leavesAlone(_:as:syncId:)``).
+    func isLeftAlone(_ record: JSONValue, match: Int64) throws -> Bool {
+        guard rule.appliesToSomeDate, let stored = try state.record(soup.soupId, match) else { return false }
+        return rule.leavesAlone(record, as: stored, syncId: syncId)
     }
 
     /// Whether the local record `entryId` is dirty now.

@@ -50,6 +50,8 @@ struct SoupDatabases: Sendable {
 
     static let nextEntryIdKey = Array("next-entry-id".utf8)
     static let nextSoupIdKey = Array("next-soup-id".utf8)
+    /// The last sync-down page folded and how many of its records it left alone: two UInt64s.
+    static let pageLeftAloneKey = Array("page-left-alone".utf8)
 
     static func soupPrefix(_ soupId: UInt32) -> [UInt8] {
         withUnsafeBytes(of: soupId.bigEndian, Array.init)

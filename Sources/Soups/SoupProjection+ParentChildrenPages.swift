@@ -16,13 +16,13 @@ extension SoupProjection {
     /// sibling changed on the server in the same run is never fetched again once the watermark
     /// passes it, so here its clean records are written (docs/decisions/0322-related-record-targets.md).
     ///
-    /// Under either mode a parent or child fetched again with the modification date its local
-    /// copy already has is left alone (decision 0321): the parent compared on `dateField`, a
-    /// child, with its parent's id set, on the header's `childModificationDateFieldName`.
+    /// Under either mode a parent or child that only the reSync's window brought is left alone
+    /// (``RefetchRule``): the parent judged on the page's date field, a child, with its parent's
+    /// id set, on the header's `childModificationDateFieldName`.
     ///
-    /// - Returns: how many parents were fetched again unchanged with all their children.
+    /// - Returns: how many parents were left alone with all their children.
     func applyParentChildrenPage(
-        _ records: [JSONValue], _ header: ServerEntryHeader, dateField: String?, leavesChanges: Bool,
+        _ records: [JSONValue], _ header: ServerEntryHeader, rule: RefetchRule, leavesChanges: Bool,
         in state: SoupState
     ) throws -> Int {
         let entry = header.entry
@@ -31,16 +31,17 @@ extension SoupProjection {
         let childIdField = try header.string(ServerEntry.childIdFieldHeader)
         let parentIdField = try header.string(ServerEntry.childParentIdFieldHeader)
         let childSoup = try state.requireSoup(try header.string(ServerEntry.childrenSoupHeader))
-        let childDateField = dateField == nil ? nil : try header.string(ServerEntry.childDateFieldHeader)
+        let childRule = rule.withDateField(
+            rule.appliesToSomeDate ? try header.string(ServerEntry.childDateFieldHeader) : nil)
         let trees = try records.map { try Self.tree($0, relationship: relationship, sequence: entry.sequence) }
         let idComponents = SoupPath.components(idField)
         let parentIds = trees.map { SoupPath.project(.object($0.parent), components: idComponents) }
         var parents = try FetchedRecordWriter(
-            state: state, soup: try state.requireSoup(header.soup), idField: idField, dateField: dateField,
+            state: state, soup: try state.requireSoup(header.soup), idField: idField, rule: rule,
             wanted: parentIds.compactMap { $0 }, syncId: header.syncId, time: entry.timestamp)
         let childComponents = SoupPath.components(childIdField)
         var children = try FetchedRecordWriter(
-            state: state, soup: childSoup, idField: childIdField, dateField: childDateField,
+            state: state, soup: childSoup, idField: childIdField, rule: childRule,
             wanted: trees.flatMap { $0.children.compactMap { SoupPath.project($0, components: childComponents) } },
             syncId: header.syncId, time: entry.timestamp)
         var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
@@ -50,17 +51,17 @@ extension SoupProjection {
             let parentMatch = try parents.match(parent, idValue: parentId)
             let childIds = tree.children.map { children.idValue(of: $0) }
             let childMatches = try zip(tree.children, childIds).map { try children.match($0, idValue: $1) }
-            let parentIsFetchedAgain = try parentMatch.map { try parents.isFetchedAgain(parent, match: $0) } ?? false
-            var treeIsUnchanged = parentIsFetchedAgain
+            let parentIsLeftAlone = try parentMatch.map { try parents.isLeftAlone(parent, match: $0) } ?? false
+            var treeIsUnchanged = parentIsLeftAlone
             let keepsLocalParent = try leavesChanges && (parentMatch.map(parents.isDirty) ?? false)
-            if !parentIsFetchedAgain, !keepsLocalParent {
+            if !parentIsLeftAlone, !keepsLocalParent {
                 try parents.store(parent, idValue: parentId, match: parentMatch, nextEntryId: &nextEntryId)
             }
             for ((child, childId), match) in zip(zip(tree.children, childIds), childMatches) {
                 guard case .object(var fields) = child else { continue }
                 fields[parentIdField] = tree.parent[idField] ?? .null
                 let linked = JSONValue.object(fields)
-                if let match, try children.isFetchedAgain(linked, match: match) { continue }
+                if let match, try children.isLeftAlone(linked, match: match) { continue }
                 treeIsUnchanged = false
                 if leavesChanges, try match.map(children.isDirty) ?? false { continue }
                 try children.store(linked, idValue: childId, match: match, nextEntryId: &nextEntryId)

@@ -1,5 +1,5 @@
 import Determinism
-import EventJournal
+package import EventJournal
 import LMDBStore
 import LosslessJSON
 
@@ -20,6 +20,7 @@ extension SoupProjection {
         static let idFieldHeader = "idFieldName"
         static let mergeModeHeader = "mergeMode"
         static let modificationDateFieldHeader = "modificationDateFieldName"
+        static let previousWatermarkHeader = "previousWatermark"
         static let leaveIfChanged = "LEAVE_IF_CHANGED"
         static let overwrite = "OVERWRITE"
         static let childrenSoupHeader = "childrenSoup"
@@ -55,38 +56,45 @@ extension SoupProjection {
     /// `_soupEntryId`; when several local records share the value the lowest `_soupEntryId`
     /// wins, so the fold stays deterministic. Under LEAVE_IF_CHANGED a record whose match is
     /// dirty *now*, when the entry is applied, is skipped: an edit made while the sync ran is
-    /// never overwritten. Under either mode a record fetched again with the modification date
-    /// its match already has is left alone (``isFetchedAgain(_:as:syncId:dateField:)``). Written
+    /// never overwritten; under OVERWRITE it is overwritten, as in Mobile SDK. A record that only
+    /// the reSync's window brought is left alone under either mode (``RefetchRule``). Written
     /// records carry `__sync_id__`, clean flags, and the entry's time as `_soupLastModifiedDate`.
+    /// How many records were left alone is kept for the page (``leftAloneCount(ofPage:in:)``).
     private func applyServerPage(_ entry: JournalEntry, in state: SoupState) throws {
         let header = try ServerEntryHeader(entry)
-        // Pages journaled before decision 0321 name no date field, and fold as they always did.
-        let dateField = try header.optionalString(ServerEntry.modificationDateFieldHeader)
+        let rule = try RefetchRule(header)
         let leavesChanges = try header.leavesChanges()
         let handed = pageHandoff.take(sequence: entry.sequence, payload: entry.payload)
         guard let records = try handed?.records ?? entry.jsonPayload().array else {
             throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
         }
-        let unchangedCount: Int
+        let leftAlone: Int
         if entry.header[ServerEntry.childrenSoupHeader] != nil {
-            unchangedCount = try applyParentChildrenPage(
-                records, header, dateField: dateField, leavesChanges: leavesChanges, in: state)
+            leftAlone = try applyParentChildrenPage(records, header, rule: rule, leavesChanges: leavesChanges, in: state)
         } else {
-            unchangedCount = try applyRecordPage(
-                records, header, dateField: dateField, leavesChanges: leavesChanges, splices: handed?.splices,
-                in: state)
+            leftAlone = try applyRecordPage(
+                records, header, rule: rule, leavesChanges: leavesChanges, splices: handed?.splices, in: state)
         }
-        // Only the store that handed the page over is waiting for the count.
-        if handed != nil {
-            pageFoldHandoff.offer(
-                sequence: entry.sequence, payload: entry.payload,
-                value: FetchedPageFold(entry: entry, unchangedCount: unchangedCount))
+        var value: [UInt8] = []
+        appendBigEndian(entry.sequence, to: &value)
+        appendBigEndian(UInt64(leftAlone), to: &value)
+        try state.transaction.put(state.databases.meta, key: SoupDatabases.pageLeftAloneKey, value: value)
+    }
+
+    /// How many records of the sync-down page `sequence` its fold left alone, read in the
+    /// transaction that folded it (by a later projection, or by the writer that appended it);
+    /// `nil` when the last page folded is another one.
+    package static func leftAloneCount(ofPage sequence: UInt64, in context: ProjectionContext) throws -> Int? {
+        let meta = SoupDatabases.of(context).meta
+        return try context.transaction.withValue(meta, key: SoupDatabases.pageLeftAloneKey) { stored in
+            guard let stored, stored.count == 16, readBigEndian(stored.prefix(8)) == sequence else { return nil }
+            return Int(readBigEndian(stored.suffix(8)) as UInt64)
         }
     }
 
     /// Writes the records of a one-soup page; returns how many were fetched again unchanged.
     private func applyRecordPage(
-        _ records: [JSONValue], _ header: ServerEntryHeader, dateField: String?, leavesChanges: Bool,
+        _ records: [JSONValue], _ header: ServerEntryHeader, rule: RefetchRule, leavesChanges: Bool,
         splices: [RecordSplice?]?, in state: SoupState
     ) throws -> Int {
         let entry = header.entry
@@ -100,7 +108,7 @@ extension SoupProjection {
         let idComponents = SoupPath.components(idField)
         let idValues = records.map { SoupPath.project($0, components: idComponents) }
         var writer = try FetchedRecordWriter(
-            state: state, soup: soup, idField: idField, dateField: dateField, wanted: idValues.compactMap { $0 },
+            state: state, soup: soup, idField: idField, rule: rule, wanted: idValues.compactMap { $0 },
             syncId: header.syncId, time: entry.timestamp)
         var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
         var unchangedCount = 0
@@ -110,7 +118,7 @@ extension SoupProjection {
             }
             let idValue = idValues[position]
             let match = try writer.match(record, idValue: idValue)
-            if let match, try writer.isFetchedAgain(record, match: match) {
+            if let match, try writer.isLeftAlone(record, match: match) {
                 unchangedCount += 1
                 continue
             }
@@ -124,39 +132,6 @@ extension SoupProjection {
         }
         try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
         return unchangedCount
-    }
-
-    /// Whether `fetched` is the server's copy that `stored` already holds: fetched again, not
-    /// changed, so the page leaves `stored` as it is.
-    ///
-    /// A reSync asks from the start of its watermark's second (decision 0321), so it fetches
-    /// again records the soup has. Such a record has the modification date of the stored copy.
-    /// Then:
-    /// - a dirty `stored` is a local edit of the copy the server still has: it is kept under
-    ///   either merge mode, since overwriting it would lose the edit for no server change;
-    /// - a clean `stored` is left alone only if writing `fetched` would change nothing but the
-    ///   store's bookkeeping time: same fields and same sync. Salesforce dates are whole seconds,
-    ///   so a second edit within the same second keeps the date and changes the fields, and it is
-    ///   applied.
-    ///
-    /// Dates are compared as instants; a date missing or unreadable on either side is never the
-    /// same, so the record is applied as before.
-    ///
-    /// - Complexity: O(fields of the record).
-    static func isFetchedAgain(_ fetched: JSONValue, as stored: JSONValue, syncId: Int64, dateField: String) -> Bool {
-        guard let fetchedDate = modificationTime(fetched, dateField),
-            fetchedDate == modificationTime(stored, dateField)
-        else { return false }
-        if LocalFlags.isDirty(stored) { return true }
-        guard let entryId = stored[SoupStore.entryIdField]?.number?.int64Value,
-            let time = stored[SoupStore.lastModifiedDateField]?.number?.int64Value, let members = fetched.object
-        else { return false }
-        let added = addedFields(syncId: syncId, entryId: entryId, at: WallTime(millisecondsSinceEpoch: time))
-        return JSONValue.object(members.merging(added) { $1 }) == stored
-    }
-
-    private static func modificationTime(_ record: JSONValue, _ dateField: String) -> Int64? {
-        record[dateField]?.string.flatMap(WallTime.init(iso8601:))?.millisecondsSinceEpoch
     }
 
     /// Deletes the ghosts a cleaning names, re-checked against the soups as they are now.

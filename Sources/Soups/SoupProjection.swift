@@ -26,8 +26,6 @@ public struct SoupProjection: Projection {
     let handoff = EntryHandoff<SavedRecords>()
     /// Where a store appending a fetched page leaves its parsed records.
     let pageHandoff = EntryHandoff<FetchedRecords>()
-    /// Where the fold of a handed-over page leaves what it did, for the store that appended it.
-    let pageFoldHandoff = EntryHandoff<FetchedPageFold>()
     /// Decoded catalog entries, shared by the fold and the stores on this projection.
     let catalogCache = CatalogCache()
 

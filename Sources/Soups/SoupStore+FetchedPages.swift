@@ -16,7 +16,6 @@ extension SoupStore {
                 fetched.page.bytes == JSONValue.array(fetched.records).serialized(),
                 "the page must serialize the records")
         }
-        let foldHandoff = pageFoldHandoff
         return try journal.write { writer in
             try pages.map { fetched in
                 // One offer at a time: the fold of this append takes it before the next is made.
@@ -24,19 +23,11 @@ extension SoupStore {
                     sequence: writer.nextSequence, payload: fetched.draft.payload,
                     value: FetchedRecords(records: fetched.records, splices: fetched.page.splices))
                 let entry = try writer.append(fetched.draft)
-                // The fold ran inside `append` and left its count for this entry.
-                return foldHandoff.take(sequence: entry.sequence, payload: entry.payload)
-                    ?? FetchedPageFold(entry: entry, unchangedCount: 0)
+                // The fold ran inside `append`, in this transaction, and left its count.
+                let leftAlone = try SoupProjection.leftAloneCount(ofPage: entry.sequence, in: writer.projectionContext)
+                return FetchedPageFold(entry: entry, unchangedCount: leftAlone ?? 0)
             }
         }
-    }
-
-    /// The soup projection's hand-over point for what the folds of fetched pages did.
-    private var pageFoldHandoff: EntryHandoff<FetchedPageFold> {
-        guard let projection = journal.projections.lazy.compactMap({ $0 as? SoupProjection }).first else {
-            preconditionFailure("the journal was opened without a SoupProjection")
-        }
-        return projection.pageFoldHandoff
     }
 }
 
@@ -44,9 +35,8 @@ extension SoupStore {
 package struct FetchedPageFold: Sendable {
     /// The appended entry.
     package var entry: JournalEntry
-    /// How many of the page's records the soup already held with the same modification date,
-    /// and so were left alone (decision 0321). 0 for a page folded without its records handed
-    /// over, which does not report.
+    /// How many of the page's records the fold left alone because only the reSync's window
+    /// brought them (decision 0325).
     package var unchangedCount: Int
 
     package init(entry: JournalEntry, unchangedCount: Int) {

@@ -101,8 +101,11 @@ import Testing
             // The renamed Account and the user (loaded after the records' dates) are primed, and
             // the newest Contact again: the window opens at the start of the watermark's second,
             // and the exclusive `changedAfterTimestamp` is sent 1 ms before it (decision 0321).
-            // The user has no info and is not fetched; the Contact, unchanged, is not counted.
-            #expect(again.progressSummary == "DONE(100,2)")
+            // The user has no info and is not fetched; the Contact, unchanged, is not counted as
+            // changed. totalSize is the priming count, as in Mobile SDK.
+            #expect(again.progressSummary == "DONE(100,3)")
+            #expect(again.fetchedCount == 2)
+            #expect(again.changedCount == 1)
             #expect(again.maxTimeStamp > first.maxTimeStamp)
             let windowStart = first.maxTimeStamp - first.maxTimeStamp % 1000
             let timestamp = WallTime(millisecondsSinceEpoch: windowStart - 1).primingTimestamp

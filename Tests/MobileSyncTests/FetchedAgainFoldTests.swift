@@ -6,25 +6,29 @@ import SyncTesting
 import Testing
 
 /// The soup fold of a page that fetches again a record the soup already holds with the same
-/// modification date, as the overlap of every reSync does (decision 0321).
+/// modification date: left alone when only the reSync's window brought it (decision 0325),
+/// Mobile SDK's merge rules otherwise.
 @Suite struct FetchedAgainFoldTests {
     static let soup = ServerPageFoldTests.soup
     static let second = "2024-05-01T12:30:00.000+0000"
     static let laterSecond = "2024-05-01T12:30:01.000+0000"
+    /// A reSync whose watermark is ``second``: records dated at or before it came only because
+    /// of the window.
+    static let reSync = ReSyncWindow(maxTimeStamp: 1_714_566_600_000)
 
     /// Appends a page of `records` the way the engine does, and returns how many records the
     /// fold found unchanged.
     @discardableResult
     static func append(
         _ records: [JSONValue], to store: SyncStore, syncId: Int64 = 1, mode: MergeMode,
-        dateField: String? = "LastModifiedDate"
+        dateField: String? = "LastModifiedDate", window: ReSyncWindow? = reSync
     ) throws -> Int {
         let serialized = SerializedPage(records: records)
         let page = SyncDownPage(
             syncId: syncId, soupName: soup, pageNumber: 0, records: serialized.bytes, totalSize: Int64(records.count),
             maxTimeStamp: SyncDownPage.latestModificationTimeStamp(of: records, fieldName: "LastModifiedDate"),
             advancesWatermark: true, idFieldName: "Id", mergeMode: mode, modificationDateFieldName: dateField,
-            reSyncWindow: ReSyncWindow(maxTimeStamp: 1_714_566_600_000))
+            reSyncWindow: window, recordCount: Int64(records.count))
         let folds = try store.soups.appendFetchedPages(
             [FetchedPage(draft: page.journalDraft, page: serialized, records: records)])
         return try #require(folds.first).unchangedCount
@@ -103,13 +107,77 @@ import Testing
         }
     }
 
-    @Test func aRecordAnotherSyncStoredIsTakenOverByTheSyncThatFetchesIt() throws {
+    /// Two syncs into one soup: a reSync's window does not take the other sync's records.
+    @Test func aRecordAnotherSyncStoredKeepsItsOwnerWhenOnlyTheWindowBringsIt() throws {
         try ServerPageFoldTests.withStore(indexed: true) { store in
             let server: JSONValue = ["Id": "001A", "Name": "Server", "LastModifiedDate": .string(Self.second)]
-            try Self.append([server], to: store, syncId: 1, mode: .overwrite)
-            let unchanged = try Self.append([server], to: store, syncId: 2, mode: .overwrite)
-            #expect(unchanged == 0)
+            try Self.append([server], to: store, syncId: 1, mode: .overwrite, window: nil)
+            let before = try Self.record(store, "001A")
+            #expect(try Self.append([server], to: store, syncId: 2, mode: .overwrite) == 1)
+            #expect(try Self.record(store, "001A") == before, "not written, owner kept")
+        }
+    }
+
+    /// The sync that writes a record owns it, as in Mobile SDK: a full sync takes it over.
+    @Test func aFullSyncTakesOverTheRecordsItFetches() throws {
+        try ServerPageFoldTests.withStore(indexed: true) { store in
+            let server: JSONValue = ["Id": "001A", "Name": "Server", "LastModifiedDate": .string(Self.second)]
+            try Self.append([server], to: store, syncId: 1, mode: .overwrite, window: nil)
+            #expect(try Self.append([server], to: store, syncId: 2, mode: .overwrite, window: nil) == 0)
             #expect(try Self.record(store, "001A")["__sync_id__"] == 2)
+        }
+    }
+
+    /// Mobile SDK's `testSyncDownWithoutOverwrite` then OVERWRITE: a full sync under OVERWRITE
+    /// overwrites a dirty record even when the server's date did not move.
+    @Test func aFullSyncUnderOverwriteOverwritesADirtyRecordWithItsDate() throws {
+        try ServerPageFoldTests.withStore(indexed: true) { store in
+            let server: JSONValue = ["Id": "001A", "Name": "Server", "LastModifiedDate": .string(Self.second)]
+            try Self.append([server], to: store, mode: .leaveIfChanged, window: nil)
+            let entryId = try Self.entryId(try Self.record(store, "001A"))
+            try store.soups.updateLocally(Self.soup, entryId: entryId, changes: ["Name": "Mine"])
+            #expect(try Self.append([server], to: store, mode: .leaveIfChanged, window: nil) == 0)
+            #expect(try Self.record(store, "001A")["Name"] == "Mine", "LEAVE_IF_CHANGED keeps the edit")
+            #expect(try Self.append([server], to: store, syncId: 2, mode: .overwrite, window: nil) == 0)
+            let overwritten = try Self.record(store, "001A")
+            #expect(overwritten["Name"] == "Server")
+            #expect(overwritten["__local__"] == false)
+            #expect(try store.soups.dirtyRecords(Self.soup).isEmpty)
+        }
+    }
+
+    /// A record dated after the previous watermark is a change Mobile SDK's query would bring:
+    /// OVERWRITE overwrites a dirty copy even when the soup already has that date.
+    @Test func aRecordDatedAfterThePreviousWatermarkFollowsTheMergeMode() throws {
+        try ServerPageFoldTests.withStore(indexed: true) { store in
+            let server: JSONValue = ["Id": "001A", "Name": "Server", "LastModifiedDate": .string(Self.laterSecond)]
+            try Self.append([server], to: store, mode: .overwrite, window: nil)
+            let entryId = try Self.entryId(try Self.record(store, "001A"))
+            try store.soups.updateLocally(Self.soup, entryId: entryId, changes: ["Name": "Mine"])
+            #expect(try Self.append([server], to: store, mode: .overwrite) == 0)
+            #expect(try Self.record(store, "001A")["Name"] == "Server")
+        }
+    }
+
+    /// Pages journaled under decision 0321 (no `previousWatermark`) fold as they did: any date,
+    /// a dirty record kept under OVERWRITE too, so a rebuild never loses an edit it kept.
+    @Test func aPageOfDecision0321FoldsAsItDid() throws {
+        try ServerPageFoldTests.withStore(indexed: true) { store in
+            let server: JSONValue = ["Id": "001A", "Name": "Server", "LastModifiedDate": .string(Self.laterSecond)]
+            try Self.append([server], to: store, mode: .overwrite, window: nil)
+            let entryId = try Self.entryId(try Self.record(store, "001A"))
+            try store.soups.updateLocally(Self.soup, entryId: entryId, changes: ["Name": "Mine"])
+            let serialized = SerializedPage(records: [server])
+            let page = SyncDownPage(
+                syncId: 1, soupName: Self.soup, pageNumber: 0, records: serialized.bytes, totalSize: 1,
+                maxTimeStamp: -1, advancesWatermark: true, idFieldName: "Id", mergeMode: .overwrite,
+                modificationDateFieldName: "LastModifiedDate")
+            var draft = page.journalDraft
+            draft.header["previousWatermark"] = nil
+            let folds = try store.soups.appendFetchedPages(
+                [FetchedPage(draft: draft, page: serialized, records: [server])])
+            #expect(folds.first?.unchangedCount == 1)
+            #expect(try Self.record(store, "001A")["Name"] == "Mine")
         }
     }
 
@@ -150,7 +218,10 @@ import Testing
             #expect(entry.header["reSyncOverlapSeconds"] == .integer(0))
             let page = try SyncDownPage(journalEntry: entry)
             #expect(page.modificationDateFieldName == "LastModifiedDate")
-            #expect(page.reSyncWindow == ReSyncWindow(modifiedSince: 1_714_566_600_000, overlapSeconds: 0))
+            #expect(entry.header["previousWatermark"] == .integer(1_714_566_600_000))
+            #expect(entry.header["recordCount"] == .integer(1))
+            #expect(page.recordCount == 1)
+            #expect(page.reSyncWindow == ReSyncWindow(modifiedSince: 1_714_566_600_000, overlapSeconds: 0, previousWatermark: 1_714_566_600_000))
         }
     }
 }

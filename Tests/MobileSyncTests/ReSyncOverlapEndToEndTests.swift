@@ -39,10 +39,14 @@ import Testing
             #expect(byId[SyncHarness.accountId(1)]?["Name"] == "Edited in the same second")
             #expect(byId[SyncHarness.accountId(4)]?["Name"] == "Edited again in the same second")
             #expect(reports.all.map(\.progressSummary) == ["RUNNING(0,-1)", "RUNNING(0,2)", "DONE(100,2)"])
+            #expect(final.changedCount == 2)
             #expect(final.maxTimeStamp == watermark, "the watermark neither moves back nor past what was fetched")
-            // Nothing changed since: the next reSync fetches the watermark's second again and counts nothing.
+            // Nothing changed since: the next reSync fetches the watermark's second again; its
+            // totalSize is the server's count, as in Mobile SDK, and nothing counts as changed.
             let idle = try await harness.manager.reSync(name: "inc")
-            #expect(idle.progressSummary == "DONE(100,0)")
+            #expect(idle.progressSummary == "DONE(100,2)")
+            #expect(idle.fetchedCount == 2)
+            #expect(idle.changedCount == 0)
             #expect(idle.maxTimeStamp == watermark)
             #expect(try harness.records().count == 5)
         }
@@ -66,7 +70,9 @@ import Testing
             let final = try await harness.manager.reSync(name: "overlap")
             let since = Self.time(watermark - 10_000).salesforceFormat
             #expect(harness.soqlSent().last?.contains("where LastModifiedDate >= \(since) order by") == true)
-            #expect(final.progressSummary == "DONE(100,1)")
+            // The server's count of the window: the long transaction and records 2 to 4.
+            #expect(final.progressSummary == "DONE(100,4)")
+            #expect(final.changedCount == 1)
             let byId = try harness.recordsById()
             #expect(byId[SyncHarness.accountId(0)]?["Name"] == "Long transaction")
             #expect(byId[SyncHarness.accountId(2)]?["Name"] == "Account 002")
@@ -92,7 +98,8 @@ import Testing
             }
             let reports = Recorder<SyncState>()
             let final = try await harness.manager.reSync(name: "dirty", onUpdate: { reports.append($0) })
-            #expect(reports.all.map(\.progressSummary) == ["RUNNING(0,-1)", "RUNNING(0,0)", "DONE(100,0)"])
+            #expect(reports.all.map(\.progressSummary) == ["RUNNING(0,-1)", "RUNNING(0,3)", "DONE(100,3)"])
+            #expect(final.changedCount == 0)
             #expect(final.maxTimeStamp == SyncHarness.modified(4))
             let byId = try harness.recordsById()
             for number in [3, 4] {
@@ -119,14 +126,16 @@ import Testing
             #expect(try harness.recordsById()[SyncHarness.accountId(2)]?["Name"] == "Same second")
             let since = Self.time(SyncHarness.modified(3)).salesforceFormat
             #expect(harness.soqlSent().last?.hasSuffix("and LastModifiedDate >= \(since)") == true)
-            // The soup's count, less the records fetched again unchanged (1 and 3).
-            #expect(final.progressSummary == "DONE(100,2)")
+            // totalSize is the soup's count, as in Mobile SDK; only record 2 changed (1 and 3 came
+            // again unchanged).
+            #expect(final.progressSummary == "DONE(100,4)")
+            #expect(final.changedCount == 1)
         }
     }
 
     /// The reporter's scenario (issue 17) on a simulator whose clock, like Salesforce's, gives
     /// every save of one second the same date: another user edits records while the app
-    /// reSyncs, twenty times over; every edit arrives and each reSync counts only its own.
+    /// reSyncs, twenty times over; every edit arrives and each reSync counts only its own as changed.
     @Test func everyEditArrivesWhenAnotherUserEditsBetweenFrequentReSyncs() async throws {
         let clock = ManualWallClock(Self.time(1_704_067_200_000))
         try await SyncHarness.with(accounts: 200, simulatorClock: .wall(clock)) { harness in
@@ -143,7 +152,7 @@ import Testing
                         type: "Account", id: SyncHarness.accountId(number),
                         fields: ["Name": .string("Round \(round) edit \(edit)")])
                 }
-                totals.append(try await harness.manager.reSync(name: "busy").totalSize)
+                totals.append(try await harness.manager.reSync(name: "busy").changedCount)
             }
             #expect(totals == Array(repeating: 5, count: 20))
             let local = try harness.recordsById()

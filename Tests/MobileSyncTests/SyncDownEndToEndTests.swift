@@ -58,7 +58,9 @@ import Testing
             try harness.simulator.write(type: "Account", id: second, fields: ["Name": "Server edit"])
             let final = try await harness.manager.reSync(name: "lic")
             #expect(final.status == .done)
-            #expect(final.totalSize == 2)
+            // The server's count of the window: the two edits and the record at the watermark.
+            #expect(final.totalSize == 3)
+            #expect(final.changedCount == 2)
             let byId = try harness.recordsById()
             #expect(byId[first]?["Name"] == "Local edit")
             #expect(byId[first]?["__local__"] == true)
@@ -95,13 +97,15 @@ import Testing
             try harness.simulator.write(type: "Account", id: SyncHarness.accountId(2), fields: ["Name": "Renamed"])
             let reports = Recorder<SyncState>()
             let final = try await harness.manager.reSync(id: first.id, onUpdate: { reports.append($0) })
-            // Inclusive: the record at the watermark comes again, and is neither written nor counted.
+            // Inclusive: the record at the watermark comes again; it counts in totalSize, the server's
+            // count, but is neither written nor counted as changed.
             let watermark = WallTime(millisecondsSinceEpoch: first.maxTimeStamp).salesforceFormat
             #expect(
                 harness.soqlSent().last
                     == "select Id,LastModifiedDate,Name from Account where LastModifiedDate >= \(watermark)"
                     + " order by LastModifiedDate")
-            #expect(reports.all.map(\.progressSummary) == ["RUNNING(0,-1)", "RUNNING(0,1)", "DONE(100,1)"])
+            #expect(reports.all.map(\.progressSummary) == ["RUNNING(0,-1)", "RUNNING(0,2)", "DONE(100,2)"])
+            #expect(final.changedCount == 1)
             #expect(final.maxTimeStamp > first.maxTimeStamp)
             #expect(try harness.recordsById()[SyncHarness.accountId(2)]?["Name"] == "Renamed")
             #expect(try harness.records().count == 5)
@@ -177,8 +181,12 @@ import Testing
             await #expect(throws: SyncError.self) { try await manager.reSync(name: "big") }
             let finals = try await manager.restart(restartStoppedSyncs: true)
             // The target resumes from the watermark − 1 ms (Mobile SDK's contract), whose second
-            // starts one second earlier: records 198 and 199 come again, unchanged and uncounted.
-            #expect(finals.map(\.progressSummary) == ["DONE(100,250)"])
+            // starts one second earlier: records 198 and 199 come again, in the server's count of
+            // the window (totalSize, as in Mobile SDK). Record 198 came only because of the window
+            // and is left alone; Mobile SDK's resume query (`> watermark − 1 ms`) fetches 199 again,
+            // and so does this one: it counts as changed.
+            #expect(finals.map(\.progressSummary) == ["DONE(100,252)"])
+            #expect(finals.first?.changedCount == 251)
             let resumeFrom = WallTime(millisecondsSinceEpoch: SyncHarness.modified(198)).salesforceFormat
             #expect(harness.soqlSent().last?.contains("where LastModifiedDate >= \(resumeFrom)") == true)
             #expect(try harness.records().count == 450)

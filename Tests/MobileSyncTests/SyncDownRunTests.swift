@@ -2,10 +2,10 @@ import MobileSync
 import Testing
 
 @Suite struct SyncDownRunTests {
-    static func page(_ number: Int64, total: Int64, max: Int64, sorted: Bool) -> SyncDownPage {
+    static func page(_ number: Int64, total: Int64, max: Int64, sorted: Bool, count: Int) -> SyncDownPage {
         SyncDownPage(
             syncId: 7, soupName: "accounts", pageNumber: number, records: Array("[]".utf8), totalSize: total,
-            maxTimeStamp: max, advancesWatermark: sorted)
+            maxTimeStamp: max, advancesWatermark: sorted, recordCount: Int64(count))
     }
 
     static func label(_ state: SyncState) -> String {
@@ -16,7 +16,7 @@ import Testing
         var run = SyncDownRun(try SyncStateTests.soqlState(), startedAt: 10)
         var reports = [Self.label(run.state)]
         for (number, count) in [(Int64(0), 2), (1, 2), (2, 1)] {
-            reports += run.apply(Self.page(number, total: 5, max: 100 + number, sorted: true), fetchedCount: count)
+            reports += run.apply(Self.page(number, total: 5, max: 100 + number, sorted: true, count: count))
                 .map(Self.label)
         }
         reports.append(Self.label(run.finish(.done, at: 20)))
@@ -28,7 +28,7 @@ import Testing
 
     @Test func emptyResultReportsTotalThenDone() throws {
         var run = SyncDownRun(try SyncStateTests.soqlState(), startedAt: 1)
-        let reports = run.apply(Self.page(0, total: 0, max: -1, sorted: true), fetchedCount: 0).map(Self.label)
+        let reports = run.apply(Self.page(0, total: 0, max: -1, sorted: true, count: 0)).map(Self.label)
         #expect(reports == ["RUNNING(0,0)"])
         #expect(Self.label(run.finish(.done, at: 2)) == "DONE(100,0)")
         #expect(run.state.maxTimeStamp == -1)
@@ -38,7 +38,7 @@ import Testing
         var state = try SyncStateTests.soqlState()
         state.maxTimeStamp = 50
         var run = SyncDownRun(state, startedAt: 1)
-        _ = run.apply(Self.page(0, total: 4, max: 200, sorted: true), fetchedCount: 2)
+        _ = run.apply(Self.page(0, total: 4, max: 200, sorted: true, count: 2))
         run.finish(.stopped, at: 2)
         #expect(run.state.maxTimeStamp == 200)
         #expect(run.state.progress == 50)
@@ -54,13 +54,13 @@ import Testing
         var state = try SyncStateTests.soqlState()
         state.maxTimeStamp = 50
         var failed = SyncDownRun(state, startedAt: 1)
-        _ = failed.apply(Self.page(0, total: 4, max: 300, sorted: false), fetchedCount: 2)
+        _ = failed.apply(Self.page(0, total: 4, max: 300, sorted: false, count: 2))
         #expect(failed.state.maxTimeStamp == 50)
         failed.finish(.failed, at: 2, error: "503")
         #expect(failed.state.maxTimeStamp == 50)
         #expect(failed.state.error == "503")
         var done = SyncDownRun(state, startedAt: 1)
-        _ = done.apply(Self.page(0, total: 4, max: 300, sorted: false), fetchedCount: 4)
+        _ = done.apply(Self.page(0, total: 4, max: 300, sorted: false, count: 4))
         done.finish(.done, at: 2)
         #expect(done.state.maxTimeStamp == 300)
     }
@@ -69,7 +69,7 @@ import Testing
         var state = try SyncStateTests.soqlState()
         state.maxTimeStamp = 500
         var run = SyncDownRun(state, startedAt: 1)
-        _ = run.apply(Self.page(0, total: 2, max: -1, sorted: true), fetchedCount: 2)
+        _ = run.apply(Self.page(0, total: 2, max: -1, sorted: true, count: 2))
         run.finish(.done, at: 2)
         #expect(run.state.maxTimeStamp == 500)
     }
