@@ -35,6 +35,7 @@ let package = Package(
         // Hummingbird's own dependencies, named because the simulator imports NIOCore and HTTPTypes.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `swift package generate-documentation`: Scripts/docs builds the DocC catalogues with it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -118,7 +119,12 @@ let package = Package(
             dependencies: [
                 "SalesforceAPI", "Determinism", "LosslessJSON", logging,
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The server is built from HummingbirdCore directly: Hummingbird's Application
+                // stamps every answer's `Date` with the wall clock, and the simulator's is its own.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             resources: [.copy("Resources/demo-org.json")]

@@ -104,7 +104,7 @@ extension WallTime {
     }
 }
 
-private func floorDivide(_ lhs: Int64, _ rhs: Int64) -> Int64 {
+func floorDivide(_ lhs: Int64, _ rhs: Int64) -> Int64 {
     let quotient = lhs / rhs
     return (lhs % rhs != 0 && (lhs < 0) != (rhs < 0)) ? quotient - 1 : quotient
 }

@@ -30,10 +30,16 @@ public struct ReSyncWindow: Hashable, Sendable {
 
     /// The window of a run whose watermark is `maxTimeStamp`.
     ///
+    /// It opens at the start of the watermark's second minus the overlap, or just after
+    /// `settledThrough` when that is later: every record dated at or before it was seen by a
+    /// completed run, and a change committed since is dated after it, so a reSync run a few
+    /// seconds after the last one asks only for what changed (decision 0325).
+    ///
     /// - Parameters:
     ///   - maxTimeStamp: the sync's watermark, epoch milliseconds; values ≤ 0 mean "everything".
     ///   - overlapSeconds: 0…``SyncDownTargetDescriptor/reSyncOverlapSecondsMax``.
-    public init(maxTimeStamp: Int64, overlapSeconds: Int = 0) {
+    ///   - settledThrough: the sync's ``SyncState/settledThrough``, or `-1`.
+    public init(maxTimeStamp: Int64, overlapSeconds: Int = 0, settledThrough: Int64 = -1) {
         precondition((0...SyncDownTargetDescriptor.reSyncOverlapSecondsMax).contains(overlapSeconds), "overlap range")
         self.overlapSeconds = overlapSeconds
         guard maxTimeStamp > 0 else {
@@ -43,7 +49,7 @@ public struct ReSyncWindow: Hashable, Sendable {
         }
         previousWatermark = maxTimeStamp
         let secondStart = maxTimeStamp - maxTimeStamp % 1000
-        modifiedSince = max(0, secondStart - Int64(overlapSeconds) * 1000)
+        modifiedSince = max(0, secondStart - Int64(overlapSeconds) * 1000, settledThrough + 1)
     }
 
     /// A window read back from a journal entry.

@@ -47,6 +47,16 @@ public struct SyncDownRun: Hashable, Sendable {
         return state.applyPage(page, leftAlone: Int64(leftAlone))
     }
 
+    /// Records, before a DONE, that the run read the org at `serverReadTime` on the server's
+    /// clock: every record dated up to that time, less `overlapSeconds` a transaction may take
+    /// and 2 s for the `Date`'s whole seconds and the time between the read and the answer, was
+    /// committed before the read, so the run has seen it (``SyncState/settledThrough``).
+    public mutating func settle(serverReadTime: Int64, overlapSeconds: Int) {
+        guard serverReadTime >= 0 else { return }
+        let settled = serverReadTime - 2000 - Int64(overlapSeconds) * 1000
+        state.settledThrough = max(state.settledThrough, settled)
+    }
+
     /// Ends the run. DONE moves the watermark to the latest modification of the run; FAILED and
     /// STOPPED keep the watermark as the last sorted page left it.
     ///

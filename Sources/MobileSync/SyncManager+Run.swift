@@ -140,8 +140,9 @@ extension SyncManager {
         var run = started
         guard state == .acceptingSyncs else { return try finish(&run, .stopped) }
         guard let descriptor = run.state.syncDownTarget else { return try finish(&run, .failed, "not a sync down") }
-        let context = SyncDownContext(
+        var context = SyncDownContext(
             syncId: run.state.id, soupName: run.state.soupName, soups: store.soups, client: client, logger: logger)
+        context.settledThrough = run.state.settledThrough
         // Fetched pages not committed yet: at most `pagesPerCommit`, and none when that is 1.
         var pending: [(page: SyncDownPage, fetched: FetchedPage)] = []
         /// Commits the pending pages in one transaction, then reports their progress in order.
@@ -179,6 +180,7 @@ extension SyncManager {
                 records = try await target.continueFetch(context)
             }
             try commitPending()
+            run.settle(serverReadTime: target.serverReadTime, overlapSeconds: descriptor.reSyncOverlapSeconds)
             return try finish(&run, .done)
         } catch {
             // Pages fetched before a failed fetch are kept, as they are when each page commits alone.

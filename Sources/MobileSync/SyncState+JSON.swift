@@ -31,7 +31,7 @@ extension SyncState {
     }
 
     /// The Mobile SDK `syncs_soup` JSON, plus `failures` when there are any, a sync up's
-    /// `syncUpSummary`, and a sync down's `fetchedCount` and `changedCount` when not 0.
+    /// `syncUpSummary`, and a sync down's `fetchedCount` and `changedCount` when not 0 and its `settledThrough` when known.
     public var json: JSONValue {
         var members: [String: JSONValue] = [
             "_soupEntryId": .number(JSONNumber(id)), "type": .string(type.rawValue), "target": target.json,
@@ -45,6 +45,7 @@ extension SyncState {
         if let syncUpSummary { members["syncUpSummary"] = syncUpSummary.json }
         if fetchedCount != 0 { members["fetchedCount"] = .number(JSONNumber(fetchedCount)) }
         if changedCount != 0 { members["changedCount"] = .number(JSONNumber(changedCount)) }
+        if settledThrough >= 0 { members["settledThrough"] = .number(JSONNumber(settledThrough)) }
         return .object(members)
     }
 
@@ -66,6 +67,7 @@ extension SyncState {
         error = try fields.optionalString("error") ?? ""
         fetchedCount = try fields.optionalInteger("fetchedCount") ?? 0
         changedCount = try fields.optionalInteger("changedCount") ?? 0
+        settledThrough = max(-1, try fields.optionalInteger("settledThrough") ?? -1)
         if let failuresJSON = fields.members["failures"], !failuresJSON.isNull {
             failures = try FailureSummary(json: failuresJSON)
         }

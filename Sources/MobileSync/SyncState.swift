@@ -39,6 +39,11 @@ public struct SyncState: Hashable, Sendable {
     /// window (decision 0325): what the run really had to consider. Persisted as `changedCount`
     /// when not 0.
     public var changedCount: Int64 = 0
+    /// Every record modified at or before this instant, epoch milliseconds, was seen by a DONE
+    /// run of this sync down: its read began after that second, plus the overlap a transaction
+    /// may take, had passed on the server's clock. `-1` when unknown. Persisted as
+    /// `settledThrough` when known (decision 0325).
+    public var settledThrough: Int64 = -1
     /// Records the last run could not apply or send, summarized.
     public var failures: FailureSummary
     /// For a sync up, what its last run did record by record; `nil` before the first run and

@@ -1,3 +1,4 @@
+public import Determinism
 public import LosslessJSON
 
 /// One page of a SOQL query: `{"totalSize", "done", "nextRecordsUrl", "records"}`.
@@ -10,9 +11,15 @@ public struct QueryResult: Sendable, Hashable {
     public var nextRecordsURL: String?
     /// The records, exactly as the server sent them.
     public var records: [JSONValue]
+    /// The server's clock when it answered (its `Date` header, whole seconds); `nil` when the
+    /// answer had none or it was unreadable. A reSync reads it to know which seconds are settled.
+    public var serverTime: WallTime?
 
     /// Creates a page.
-    public init(totalSize: Int, done: Bool, nextRecordsURL: String?, records: [JSONValue]) {
+    public init(
+        totalSize: Int, done: Bool, nextRecordsURL: String?, records: [JSONValue], serverTime: WallTime? = nil
+    ) {
+        self.serverTime = serverTime
         self.totalSize = totalSize
         self.done = done
         self.nextRecordsURL = nextRecordsURL

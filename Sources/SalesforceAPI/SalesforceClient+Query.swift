@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 public import LosslessJSON
 
@@ -32,8 +33,7 @@ extension SalesforceClient {
     /// - Returns: The next page.
     public func queryMore(nextRecordsURL: String) async throws -> QueryResult {
         let (path, query) = Self.splitPathAndQuery(nextRecordsURL)
-        let json = try await performJSON(APIRequest(method: "GET", path: path, query: query, isIdempotent: true))
-        return try Self.decodeQueryResult(json)
+        return try await performQuery(APIRequest(method: "GET", path: path, query: query, isIdempotent: true))
     }
 
     /// Runs a SOSL search.
@@ -62,7 +62,15 @@ extension SalesforceClient {
         if let size = Self.effectiveBatchSize(batchSize) {
             request.headers["Sforce-Query-Options"] = "batchSize=\(size)"
         }
-        return try Self.decodeQueryResult(try await performJSON(request))
+        return try await performQuery(request)
+    }
+
+    /// Sends a query request and reads its page, with the server's clock from `Date`.
+    private func performQuery(_ request: APIRequest) async throws -> QueryResult {
+        let response = try await perform(request)
+        var result = try Self.decodeQueryResult(try Self.json(of: response))
+        result.serverTime = response.headers["date"].flatMap(WallTime.init(httpDate:))
+        return result
     }
 
     static func decodeQueryResult(_ json: JSONValue) throws -> QueryResult {

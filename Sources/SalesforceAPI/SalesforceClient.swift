@@ -130,7 +130,11 @@ extension SalesforceClient {
 
     /// Sends a request and parses its JSON body.
     func performJSON(_ request: APIRequest) async throws -> JSONValue {
-        let response = try await perform(request)
+        try Self.json(of: try await perform(request))
+    }
+
+    /// The body of `response` as JSON.
+    static func json(of response: TransportResponse) throws -> JSONValue {
         do {
             return try JSONValue(parsing: response.body)
         } catch {

@@ -1,8 +1,11 @@
 public import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 public import Logging
 import NIOCore
+import NIOPosix
+import ServiceLifecycle
 
 /// Serves a ``SalesforceSimulator`` over HTTP (Hummingbird 2) until stopped.
 ///
@@ -39,20 +42,24 @@ public final class SimulatorServer: Sendable {
         _ simulator: SalesforceSimulator, host: String = "127.0.0.1", port: Int = 0, logger: Logger
     ) async throws -> SimulatorServer {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let application = Application(
-            responder: CallbackResponder<BasicRequestContext> { request, _ in
-                try await Self.respond(to: request, simulator: simulator)
+        // HummingbirdCore's server rather than Hummingbird's Application, which would replace
+        // the `Date` of every answer with the wall clock: the simulator sends its own clock,
+        // which a reSync reads to know when a second is settled (decision 0325).
+        let server = try HTTPServerBuilder.http1().buildServer(
+            configuration: ServerConfiguration(address: .hostname(host, port: port)),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger,
+            responder: { request, writer, _ in
+                let response = try await Self.respond(to: request, simulator: simulator)
+                try await writer.write(response: response.head, body: response.body)
             },
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port)),
             onServerRunning: { channel in
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()
-            },
-            logger: logger)
+            })
         let task = Task {
             // Finishing the stream on exit unblocks `start` when binding fails.
             defer { continuation.finish() }
-            try await application.runService(gracefulShutdownSignals: [])
+            try await server.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else {

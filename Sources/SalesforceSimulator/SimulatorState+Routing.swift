@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import LosslessJSON
 import SalesforceAPI
@@ -18,6 +19,8 @@ extension SimulatorState {
             response = serve(request)
             response.dropsConnection = fault.dropsAfterCommit
         }
+        // Salesforce's clock, as every HTTP server sends it: a reSync reads it (decision 0325).
+        response.headers["Date"] = now().httpDate
         appendLog(Self.logEntry(request, status: response.dropsConnection ? 0 : response.status))
         return (response, fault.latency)
     }

@@ -16,8 +16,10 @@ import Testing
 /// server, checks `journal.verify()` and removes the store.
 struct SyncHarness {
     static let soup = "accounts"
-    /// Where record modification dates start: 2023-01-01T00:00:00Z, one second apart, so that
-    /// the simulator's own writes (its logical clock starts in 2024) are always later.
+    /// Where record modification dates start: 2023-01-01T00:00:00Z, one second apart. The
+    /// simulator's logical clock starts at the newest record's second, as if the org had just
+    /// been loaded, so its own writes are always later and the first sync reads the org within
+    /// the watermark's second (a reSync then asks for that second again, decision 0325).
     static let firstModified: Int64 = 1_672_531_200_000
 
     let store: SyncStore
@@ -30,15 +32,15 @@ struct SyncHarness {
     static func with<T>(
         accounts: Int = 5, recentAccounts: [Int] = [], indexes: [IndexSpec] = [IndexSpec(path: "Id", type: .string)],
         targets: SyncDownTargetRegistry = SyncDownTargetRegistry(), retryPolicy: RetryPolicy = .standard,
-        simulatorClock: SalesforceSimulator.ClockMode = .logical(
-            start: SalesforceSimulator.Configuration.logicalStartDefault),
+        simulatorClock: SalesforceSimulator.ClockMode? = nil,
         _ body: (SyncHarness) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory("mobilesync-e2e")
         defer { directory.remove() }
         let simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(
-                data: data(accounts: accounts, recent: recentAccounts), seed: 42, clock: simulatorClock),
+                data: data(accounts: accounts, recent: recentAccounts), seed: 42,
+                clock: simulatorClock ?? .logical(start: WallTime(millisecondsSinceEpoch: modified(max(accounts, 1) - 1)))),
             sleepClock: ImmediateClock(), logger: .discarding)
         let server = try await SimulatorServer.start(simulator, logger: .discarding)
         do {

@@ -1,3 +1,4 @@
+import Determinism
 public import LosslessJSON
 import SalesforceAPI
 
@@ -25,6 +26,8 @@ public struct SOQLSyncDownTarget: SyncDownTarget {
     public private(set) var reSyncWindow: ReSyncWindow?
     /// The run's record count, known after the first fetch; `-1` before.
     public private(set) var totalSize: Int64 = -1
+    /// The server's clock when it answered the first page; `-1` before, or when not sent.
+    public private(set) var serverReadTime: Int64 = -1
     private var nextRecordsURL: String?
 
     /// Makes the target of a `soql` descriptor.
@@ -43,18 +46,23 @@ public struct SOQLSyncDownTarget: SyncDownTarget {
     }
 
     /// The query a run with this watermark sends.
-    public func query(maxTimeStamp: Int64) throws(SyncError) -> String {
+    ///
+    /// - Parameter settledThrough: the sync's ``SyncState/settledThrough``, or `-1`.
+    public func query(maxTimeStamp: Int64, settledThrough: Int64 = -1) throws(SyncError) -> String {
         try SOQLQuery.addFilterForReSync(
             query, modificationDateFieldName: modificationDateFieldName,
-            window: ReSyncWindow(maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds))
+            window: ReSyncWindow(
+                maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds, settledThrough: settledThrough))
     }
 
     /// Fetches the first page; see ``SyncDownTarget/startFetch(_:maxTimeStamp:)``.
     public mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
-        reSyncWindow = ReSyncWindow(maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds)
+        reSyncWindow = ReSyncWindow(
+            maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds, settledThrough: context.settledThrough)
         let result = try await context.requireClient().query(
-            try query(maxTimeStamp: maxTimeStamp), batchSize: maxBatchSize)
+            try query(maxTimeStamp: maxTimeStamp, settledThrough: context.settledThrough), batchSize: maxBatchSize)
         totalSize = Int64(result.totalSize)
+        serverReadTime = result.serverTime?.millisecondsSinceEpoch ?? -1
         nextRecordsURL = result.done ? nil : result.nextRecordsURL
         return result.records
     }

@@ -14,6 +14,10 @@ public struct SyncDownContext: Sendable {
     public var client: SalesforceClient?
     /// Where targets log.
     public var logger: Logger
+    /// Every record modified at or before this instant, epoch milliseconds, was seen by a
+    /// completed run of the sync (``SyncState/settledThrough``); `-1` when none is known. A
+    /// reSync window need not open before it (``ReSyncWindow/init(maxTimeStamp:overlapSeconds:settledThrough:)``).
+    public var settledThrough: Int64 = -1
 
     /// Creates a context.
     public init(syncId: Int64, soupName: String, soups: SoupStore, client: SalesforceClient?, logger: Logger) {

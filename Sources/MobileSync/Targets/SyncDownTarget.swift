@@ -46,6 +46,11 @@ public protocol SyncDownTarget: Sendable {
     /// Where the records of the page last returned go; `nil` (the default) for the sync's soup
     /// under ``idFieldName``. Read by the engine after each fetch.
     var pageDestination: SyncDownPageDestination? { get }
+    /// The server's clock when the run read the org (the `Date` of its first answer), epoch
+    /// milliseconds; `-1` when unknown. After a DONE run the engine records from it which
+    /// seconds are settled (``SyncState/settledThrough``), so the next reSync need not ask
+    /// for them again (decision 0325).
+    var serverReadTime: Int64 { get }
 
     /// Fetches the first page.
     ///
@@ -94,4 +99,7 @@ extension SyncDownTarget {
 
     /// `nil`: the target does not say which dates it asked for.
     public var reSyncWindow: ReSyncWindow? { nil }
+
+    /// Unknown: `-1`.
+    public var serverReadTime: Int64 { -1 }
 }

@@ -28,8 +28,10 @@ public struct SessionCase: Sendable {
 
     /// The seed of the simulator (tokens, faults drawn by rate).
     public static let simulatorSeed: UInt64 = 42
-    /// Where initial modification dates start: 2023-01-01T00:00:00Z, one second apart, before
-    /// the simulator's own writes (its logical clock starts in 2024).
+    /// Where initial modification dates start: 2023-01-01T00:00:00Z, one second apart. The
+    /// simulator's logical clock starts at the newest of them, as if the org had just been
+    /// loaded: its own writes are later, and a first sync reads the org within the newest
+    /// record's second, so the next reSync asks for that second again (decision 0325).
     static let firstModifiedMilliseconds: Int64 = 1_672_531_200_000
 
     /// Creates a case.
@@ -59,10 +61,13 @@ public struct SessionCase: Sendable {
             accounts.map { (type: "Account", fields: $0.mapValues(JSONValue.string)) }
             + contacts.map { (type: "Contact", fields: $0.mapValues(JSONValue.string)) }
         let data = SimulatorData(records: records, briefcases: briefcases, primingPageSize: primingPageSize)
+        let newest = records.compactMap { $0.fields["LastModifiedDate"]?.string.flatMap(WallTime.init(iso8601:)) }
+            .max { $0.millisecondsSinceEpoch < $1.millisecondsSinceEpoch }
         return try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(
                 data: data, accessToken: SessionRunner.accessToken,
-                refreshToken: SessionRunner.refreshToken, seed: Self.simulatorSeed),
+                refreshToken: SessionRunner.refreshToken, seed: Self.simulatorSeed,
+                clock: .logical(start: newest ?? SalesforceSimulator.Configuration.logicalStartDefault)),
             sleepClock: ImmediateClock(), logger: .silent)
     }
 
