@@ -77,8 +77,10 @@ struct RefetchRule {
             let time = stored[SoupStore.lastModifiedDateField]?.number?.int64Value, let members = fetched.object
         else { return false }
         // The owner kept, so the comparison ignores it (decision 0325); 0321 compared this sync.
-        let owner = datedThrough == nil ? syncId : (stored[SoupProjection.ServerEntry.syncIdField]?.number?.int64Value ?? -1)
-        let added = SoupProjection.addedFields(syncId: owner, entryId: entryId, at: WallTime(millisecondsSinceEpoch: time))
+        let owner =
+            datedThrough == nil ? syncId : (stored[SoupProjection.ServerEntry.syncIdField]?.number?.int64Value ?? -1)
+        let added = SoupProjection.addedFields(
+            syncId: owner, entryId: entryId, at: WallTime(millisecondsSinceEpoch: time))
         return JSONValue.object(members.merging(added) { $1 }) == stored
     }
 

@@ -70,7 +70,8 @@ extension SoupProjection {
         }
         let leftAlone: Int
         if entry.header[ServerEntry.childrenSoupHeader] != nil {
-            leftAlone = try applyParentChildrenPage(records, header, rule: rule, leavesChanges: leavesChanges, in: state)
+            leftAlone = try applyParentChildrenPage(
+                records, header, rule: rule, leavesChanges: leavesChanges, in: state)
         } else {
             leftAlone = try applyRecordPage(
                 records, header, rule: rule, leavesChanges: leavesChanges, splices: handed?.splices, in: state)

@@ -221,7 +221,10 @@ import Testing
             #expect(entry.header["previousWatermark"] == .integer(1_714_566_600_000))
             #expect(entry.header["recordCount"] == .integer(1))
             #expect(page.recordCount == 1)
-            #expect(page.reSyncWindow == ReSyncWindow(modifiedSince: 1_714_566_600_000, overlapSeconds: 0, previousWatermark: 1_714_566_600_000))
+            #expect(
+                page.reSyncWindow
+                    == ReSyncWindow(
+                        modifiedSince: 1_714_566_600_000, overlapSeconds: 0, previousWatermark: 1_714_566_600_000))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Determinism
+import EventJournal
 import LosslessJSON
 import MobileSync
 import SalesforceSimulator
@@ -76,6 +77,47 @@ import Testing
             byId = try harness.recordsById()
             #expect(byId[SyncHarness.accountId(3)] == nil)
             #expect(byId.count == 28)
+        }
+    }
+
+    /// The demo org's shape: 1,000 Accounts saved in one second by a load. A sync down read
+    /// the org a few seconds later, so that second is settled; after 4 server edits the
+    /// reSync asks after it and fetches the 4 edits, not the whole second again.
+    @Test func aReSyncAfterASettledSecondFetchesOnlyWhatChanged() async throws {
+        try await SyncHarness.with(accounts: 1000) { harness in
+            let loadedAt = WallTime(millisecondsSinceEpoch: SyncHarness.modified(999))
+            for number in 0..<1000 {
+                try harness.simulator.write(
+                    type: "Account", id: SyncHarness.accountId(number), fields: [:], modifiedAt: loadedAt)
+            }
+            harness.simulator.advanceClock(seconds: 5)
+            let first = try await harness.manager.syncDown(
+                target: Self.soql(), soupName: SyncHarness.soup, name: "demo")
+            #expect(first.progressSummary == "DONE(100,1000)")
+            #expect(first.settledThrough > loadedAt.millisecondsSinceEpoch)
+            for number in [10, 200, 500, 999] {
+                try harness.simulator.write(
+                    type: "Account", id: SyncHarness.accountId(number), fields: ["Name": .string("Edited \(number)")])
+            }
+            let before = try harness.store.journal.read { try $0.lastSequence }
+            let reSynced = try await harness.manager.reSync(name: "demo")
+            #expect(reSynced.progressSummary == "DONE(100,4)")
+            #expect(reSynced.changedCount == 4)
+            let fetched = try harness.store.journal.read { reader in
+                try reader.entries(in: (before + 1)...(try reader.lastSequence))
+                    .filter { $0.kind == .syncDownPageFetched }
+                    .reduce(0) { $0 + (try $1.jsonPayload().array?.count ?? 0) }
+            }
+            #expect(fetched == 4, "the pages of the reSync hold the 4 edits only")
+            let byId = try harness.recordsById()
+            #expect(byId[SyncHarness.accountId(500)]?["Name"] == "Edited 500")
+            // Right away, the edits' seconds are not settled yet (2 s for the clock's whole
+            // seconds): they come again, unchanged. A few seconds later nothing comes.
+            let soon = try await harness.manager.reSync(name: "demo")
+            #expect(soon.changedCount == 0)
+            harness.simulator.advanceClock(seconds: 5)
+            _ = try await harness.manager.reSync(name: "demo")
+            #expect(try await harness.manager.reSync(name: "demo").fetchedCount == 0)
         }
     }
 }

@@ -154,7 +154,8 @@ import Testing
         let since = WallTime(iso8601: "2024-05-02T12:29:55.000+0000")?.millisecondsSinceEpoch
         let window = target.refreshWindow(localSlice: dated, syncMaxTimeStamp: 1)
         let newest = try #require(since) + 5_000
-        #expect(window == ReSyncWindow(modifiedSince: try #require(since), overlapSeconds: 5, previousWatermark: newest))
+        #expect(
+            window == ReSyncWindow(modifiedSince: try #require(since), overlapSeconds: 5, previousWatermark: newest))
         #expect(!target.refreshWindow(localSlice: dated, syncMaxTimeStamp: -1).isIncremental)
         #expect(!target.refreshWindow(localSlice: dated + [["Id": "c"]], syncMaxTimeStamp: 1).isIncremental)
     }

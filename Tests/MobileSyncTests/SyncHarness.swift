@@ -40,7 +40,8 @@ struct SyncHarness {
         let simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(
                 data: data(accounts: accounts, recent: recentAccounts), seed: 42,
-                clock: simulatorClock ?? .logical(start: WallTime(millisecondsSinceEpoch: modified(max(accounts, 1) - 1)))),
+                clock: simulatorClock
+                    ?? .logical(start: WallTime(millisecondsSinceEpoch: modified(max(accounts, 1) - 1)))),
             sleepClock: ImmediateClock(), logger: .discarding)
         let server = try await SimulatorServer.start(simulator, logger: .discarding)
         do {

@@ -19,9 +19,13 @@ import Testing
             #expect(output.contains(expected), "missing: \(expected)")
         }
         #expect(demo.standardError.contains("accounts: 100%"))
-        let journal = store.appendingPathComponent("journal").path
+        // The store is at `--store` itself: both tools open it there.
         let replay = try BuiltProduct("journal-replay")
-        #expect(try replay.run(["verify", journal]).status == 0)
+        #expect(try replay.run(["verify", store.path]).status == 0)
+        let soups = try BuiltProduct("msync").run(["--store", store.path, "soups"])
+        #expect(soups.status == 0, "\(soups.standardError)")
+        #expect(soups.standardOutput.contains("accounts"))
+        #expect(output.contains("msync --store \(store.path) status"))
         // The blame command the demo prints works on the record it created.
         let blameLine = try #require(output.split(separator: "\n").first { $0.contains("journal-replay blame") })
         let blameArguments = blameLine.split(separator: " ").dropFirst(3).map(String.init)

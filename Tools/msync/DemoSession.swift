@@ -19,7 +19,8 @@ struct DemoSession {
     private static let soup = "accounts"
 
     func run() async throws {
-        let directory = root.appendingPathComponent("journal")
+        // The store is `--store` itself, so `msync --store <it> …` works on what the demo left.
+        let directory = root
         let store = try SyncStore(directory: directory, clock: SystemWallClock(), logger: logger)
         let client = SalesforceClient(
             credentials: SalesforceCredentials(instanceURL: server.url, accessToken: simulator.accessToken),
@@ -74,7 +75,8 @@ struct DemoSession {
         let again = try await run("accounts", manager)
         let soql = simulator.requestLog().dropFirst(before).compactMap { $0["query"]?.string }.first ?? ""
         say(
-            "   \(again.status.rawValue): fetched \(again.totalSize) records changed since (step 4's and the other user's)"
+            "   \(again.status.rawValue): fetched \(again.fetchedCount) records, \(again.changedCount) changed since "
+                + "(step 4's and the other user's)"
         )
         say("   query sent: \(Self.decodedQuery(soql))")
 
@@ -88,7 +90,8 @@ struct DemoSession {
         guard report.isConsistent else { throw UsageFailure("the demo journal did not verify") }
 
         let path = directory.path
-        say("\nThe journal is at \(path). Look inside with:")
+        say("\nThe store is at \(path). Look inside with:")
+        say("   swift run msync --store \(path) status")
         say("   swift run journal-replay info \(path)")
         say("   swift run journal-replay log \(path) --kind sync.down.page")
         say("   swift run journal-replay state \(path) --soup accounts")

@@ -275,9 +275,14 @@ extension MSync {
             } else {
                 for state in states {
                     let name = state.name.map { " \($0)" } ?? ""
+                    // A sync down's last run: what it fetched, and what of it really changed.
+                    let counts =
+                        state.type == .syncDown
+                        ? " totalSize=\(state.totalSize) fetched=\(state.fetchedCount) changed=\(state.changedCount)"
+                        : ""
                     print(
                         "\(state.id)\(name) \(state.type.rawValue) \(state.soupName) \(state.status.rawValue) "
-                            + "\(state.progress)% maxTimeStamp=\(state.maxTimeStamp)")
+                            + "\(state.progress)% maxTimeStamp=\(state.maxTimeStamp)\(counts)")
                 }
             }
         }
