@@ -47,6 +47,14 @@ public struct SyncDownRun: Hashable, Sendable {
         return state.applyPage(page, leftAlone: Int64(leftAlone))
     }
 
+    /// Takes ``SyncState/changedCount`` from the state the sync-state fold made of the pages
+    /// just committed: only the soup fold knows which records it left alone. Call it before
+    /// ``apply(_:leftAlone:)`` of those pages, which then count them as fetched only.
+    public mutating func adoptCounts(of folded: SyncState) {
+        precondition(folded.id == state.id, "the folded state of this run's sync")
+        state.changedCount = folded.changedCount - (folded.fetchedCount - state.fetchedCount)
+    }
+
     /// Records, before a DONE, that the run read the org at `serverReadTime` on the server's
     /// clock: every record dated up to that time, less `overlapSeconds` a transaction may take
     /// and 2 s for the `Date`'s whole seconds and the time between the read and the answer, was

@@ -150,10 +150,11 @@ extension SyncManager {
             guard !pending.isEmpty else { return }
             let group = pending
             pending.removeAll()
-            let appended = try store.soups.appendFetchedPages(group.map(\.fetched))
-            for ((page, _), folded) in zip(group, appended) {
-                let reports = run.apply(page, leftAlone: folded.unchangedCount)
-                for state in reports { report(state, onUpdate) }
+            try store.soups.appendFetchedPages(group.map(\.fetched))
+            // The sync-state fold counted what the soup fold left alone (decision 0325).
+            if let folded = try store.syncState(id: run.state.id) { run.adoptCounts(of: folded) }
+            for (page, _) in group {
+                for state in run.apply(page) { report(state, onUpdate) }
             }
         }
         do {

@@ -25,9 +25,11 @@ public struct SyncStateProjection: Projection {
     public let name = "syncs"
     /// The fold's version; bump it when the fold changes. 2: a batch or collection sync-up
     /// target's state holds its capped `maxBatchSize`, and a cleaning's summary its
-    /// `unownedGhostIds` (issue 14), so stores folded by version 1 are rebuilt on open. 3: pages
-    /// fold progress, `fetchedCount` and `changedCount` (decision 0325).
-    public let version = 3
+    /// `unownedGhostIds` (issue 14), so stores folded by version 1 are rebuilt on open. Pages
+    /// fold progress, `fetchedCount` and `changedCount` since decision 0325 without a new
+    /// version: pages journaled before it carry no `recordCount` and fold exactly as version 2
+    /// did, so no store (a compacted one cannot be rebuilt) needs rebuilding for it.
+    public let version = 2
     /// `syncs.states`, `syncs.names`, `syncs.ghosts`, `syncs.meta`.
     public var databaseNames: [String] {
         SyncStateDatabases.names
@@ -60,7 +62,7 @@ public struct SyncStateProjection: Projection {
             }
             try databases.put(state)
         case .syncDownPageFetched:
-            let leftAlone = try SoupProjection.leftAloneCount(ofPage: entry.sequence, in: context) ?? 0
+            let leftAlone = try SoupProjection.takeLeftAloneCount(ofPage: entry.sequence, in: context) ?? 0
             try applyPage(SyncDownPage(journalEntry: entry), leftAlone: leftAlone, databases)
         case .syncDeleted:
             let id = try EntryHeader(entry).integer(SyncHeader.syncId)

@@ -50,7 +50,9 @@ struct SoupDatabases: Sendable {
 
     static let nextEntryIdKey = Array("next-entry-id".utf8)
     static let nextSoupIdKey = Array("next-soup-id".utf8)
-    /// The last sync-down page folded and how many of its records it left alone: two UInt64s.
+    /// A note from the fold of a sync-down page to the sync-state projection folded after it:
+    /// the page's sequence and how many of its records it left alone (two UInt64s). Taken, and
+    /// removed, in the same transaction.
     static let pageLeftAloneKey = Array("page-left-alone".utf8)
 
     static func soupPrefix(_ soupId: UInt32) -> [UInt8] {

@@ -59,7 +59,7 @@ extension SoupProjection {
     /// never overwritten; under OVERWRITE it is overwritten, as in Mobile SDK. A record that only
     /// the reSync's window brought is left alone under either mode (``RefetchRule``). Written
     /// records carry `__sync_id__`, clean flags, and the entry's time as `_soupLastModifiedDate`.
-    /// How many records were left alone is kept for the page (``leftAloneCount(ofPage:in:)``).
+    /// How many records were left alone is noted for the page (``takeLeftAloneCount(ofPage:in:)``).
     private func applyServerPage(_ entry: JournalEntry, in state: SoupState) throws {
         let header = try ServerEntryHeader(entry)
         let rule = try RefetchRule(header)
@@ -82,15 +82,18 @@ extension SoupProjection {
         try state.transaction.put(state.databases.meta, key: SoupDatabases.pageLeftAloneKey, value: value)
     }
 
-    /// How many records of the sync-down page `sequence` its fold left alone, read in the
-    /// transaction that folded it (by a later projection, or by the writer that appended it);
-    /// `nil` when the last page folded is another one.
-    package static func leftAloneCount(ofPage sequence: UInt64, in context: ProjectionContext) throws -> Int? {
+    /// How many records of the sync-down page `sequence` its fold left alone, taken by the
+    /// sync-state projection, which folds each entry after this one in the same transaction; the
+    /// note is removed, so the soups' state holds nothing a rebuild would not. `nil` when the
+    /// page left no note (another sequence, or no soup fold before).
+    package static func takeLeftAloneCount(ofPage sequence: UInt64, in context: ProjectionContext) throws -> Int? {
         let meta = SoupDatabases.of(context).meta
-        return try context.transaction.withValue(meta, key: SoupDatabases.pageLeftAloneKey) { stored in
+        let count = try context.transaction.withValue(meta, key: SoupDatabases.pageLeftAloneKey) { stored -> Int? in
             guard let stored, stored.count == 16, readBigEndian(stored.prefix(8)) == sequence else { return nil }
             return Int(readBigEndian(stored.suffix(8)) as UInt64)
         }
+        if count != nil { try context.transaction.delete(meta, key: SoupDatabases.pageLeftAloneKey) }
+        return count
     }
 
     /// Writes the records of a one-soup page; returns how many were fetched again unchanged.

@@ -6,10 +6,10 @@ extension SoupStore {
     /// already parsed, to the soup fold of its entry, which would otherwise parse the page again
     /// and serialize each record anew.
     ///
-    /// - Returns: each appended entry, in order, with what its fold did.
+    /// - Returns: each appended entry, in order.
     /// - Throws: what `Journal.write` and the projections throw; nothing is appended then.
     @discardableResult
-    package func appendFetchedPages(_ pages: [FetchedPage]) throws -> [FetchedPageFold] {
+    package func appendFetchedPages(_ pages: [FetchedPage]) throws -> [JournalEntry] {
         for fetched in pages {
             assert(fetched.draft.payload == fetched.page.bytes, "the payload must be the serialized page")
             assert(
@@ -22,26 +22,9 @@ extension SoupStore {
                 pageHandoff.offer(
                     sequence: writer.nextSequence, payload: fetched.draft.payload,
                     value: FetchedRecords(records: fetched.records, splices: fetched.page.splices))
-                let entry = try writer.append(fetched.draft)
-                // The fold ran inside `append`, in this transaction, and left its count.
-                let leftAlone = try SoupProjection.leftAloneCount(ofPage: entry.sequence, in: writer.projectionContext)
-                return FetchedPageFold(entry: entry, unchangedCount: leftAlone ?? 0)
+                return try writer.append(fetched.draft)
             }
         }
-    }
-}
-
-/// What the soup fold did with one fetched page.
-package struct FetchedPageFold: Sendable {
-    /// The appended entry.
-    package var entry: JournalEntry
-    /// How many of the page's records the fold left alone because only the reSync's window
-    /// brought them (decision 0325).
-    package var unchangedCount: Int
-
-    package init(entry: JournalEntry, unchangedCount: Int) {
-        self.entry = entry
-        self.unchangedCount = unchangedCount
     }
 }
 

@@ -153,6 +153,21 @@ public final class SoupStore: Sendable {
         }
     }
 
+    /// Removes every soup and its records in one write, as SmartStore's `dropAllSoups`.
+    ///
+    /// One `soup.dropped` entry per soup, all appended in one transaction: another process sees
+    /// every soup or none. Syncs that name the soups are kept, as with ``dropSoup(_:)``.
+    ///
+    /// - Returns: the names of the soups removed, in name order.
+    @discardableResult
+    public func dropAllSoups() throws -> [String] {
+        try mutate { writer, state in
+            let names = try state.soupNames()
+            for name in names { try append(.dropped, soup: name, ["soup": .string(name)], to: &writer) }
+            return names
+        }
+    }
+
     // MARK: - Plumbing
 
     func read<T>(_ body: (SoupState) throws -> T) throws -> T {

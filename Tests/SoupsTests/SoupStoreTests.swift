@@ -51,6 +51,21 @@ import Testing
         #expect(try fixture.rebuildMatches())
     }
 
+    @Test func dropAllSoupsRemovesEverySoupInOneEntryBatch() throws {
+        let fixture = try SoupFixture()
+        defer { fixture.remove() }
+        for soup in ["b", "a"] {
+            try fixture.store.registerSoup(soup, indexSpecs: specs)
+            try fixture.store.create(soup, ["Id": "x"])
+        }
+        let before = try fixture.store.journal.read { try $0.lastSequence }
+        #expect(try fixture.store.dropAllSoups() == ["a", "b"])
+        #expect(try fixture.store.soupNames().isEmpty)
+        #expect(try fixture.store.journal.read { try $0.lastSequence } == before + 2)
+        #expect(try fixture.store.dropAllSoups().isEmpty)
+        #expect(try fixture.rebuildMatches())
+    }
+
     @Test func updateReplacesTheWholeRecordAndItsIndexEntries() throws {
         let fixture = try SoupFixture()
         defer { fixture.remove() }

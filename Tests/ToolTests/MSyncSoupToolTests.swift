@@ -211,6 +211,16 @@ import Testing
         #expect(try run(["query", "accounts", "--count"]).standardOutput == "0\n")
     }
 
+    @Test func dropSoupAllRemovesEverySoup() throws {
+        defer { directory.remove() }
+        try run(["register-soup", "accounts", "--index", "Id:string"])
+        try run(["register-soup", "contacts", "--index", "Id:string"])
+        #expect(try json(["drop-soup", "--all"]) == ["dropped": ["accounts", "contacts"]])
+        #expect(try json(["soups"]) == [])
+        try run(["drop-soup"], expecting: 2)
+        try run(["drop-soup", "accounts", "--all"], expecting: 2)
+    }
+
     @Test func upsertByExternalIdReplacesTheRecordWithThatValueOrCreatesOne() throws {
         defer { directory.remove() }
         try run(["register-soup", "accounts", "--index", "Id:string", "--index", "ExternalId__c:string"])

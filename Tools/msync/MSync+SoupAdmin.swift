@@ -132,18 +132,31 @@ extension MSync {
             commandName: "drop-soup", abstract: "Remove a soup and its records; syncs that name it are kept.")
 
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The soup.") var name: String
+        @Argument(help: "The soup.") var name: String?
+        @Flag(help: "Remove every soup, in one write (SmartStore's dropAllSoups).") var all = false
+
+        func validate() throws {
+            guard (name == nil) == all else { throw ValidationError("name one soup, or pass --all") }
+        }
 
         func run() throws {
             let store = try openStore(global)
-            try reportingFailures {
+            let dropped = try reportingFailures { () throws -> [String] in
+                guard let name else { return try store.soups.dropAllSoups() }
                 // SmartStore ignores an unknown soup; a command says so, so a mistyped name is seen.
                 guard try store.soups.hasSoup(name) else {
                     throw SoupError(.unknownSoup, "no soup named '\(name)'")
                 }
                 try store.soups.dropSoup(name)
+                return [name]
             }
-            print(global.json ? JSONValue.object(["dropped": .string(name)]).serializedString : "soup \(name) dropped")
+            if global.json {
+                let json: JSONValue =
+                    all ? ["dropped": .array(dropped.map(JSONValue.string))] : ["dropped": .string(dropped.first ?? "")]
+                print(json.serializedString)
+            } else {
+                for soup in dropped { print("soup \(soup) dropped") }
+            }
         }
     }
 }
