@@ -30,6 +30,11 @@ extension JournalReplay {
         @Argument(help: "The export file.") var file: String
         @Argument(help: storeArgumentHelp) var store: String
 
+        func validate() throws {
+            if file.isEmpty { throw ValidationError("the export file path is empty: name a file") }
+            try requireStorePath(store)
+        }
+
         func run() throws {
             do {
                 let journal = try SyncStore(

@@ -13,6 +13,10 @@ extension JournalReplay {
 
         @Argument(help: "The session directory, such as Journals/sync-down/paging.") var path: String
 
+        func validate() throws {
+            if path.isEmpty { throw ValidationError("the session path is empty: name a session directory") }
+        }
+
         func run() async throws {
             let session = RecordedSession(directory: URL(fileURLWithPath: path))
             let report: RecordedSession.Report

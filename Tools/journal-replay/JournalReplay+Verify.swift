@@ -25,6 +25,8 @@ extension JournalReplay {
                     progress.update(done, of: total)
                 }
                 progress.finish()
+            } catch let error as ValidationError {
+                throw error
             } catch let error as JournalError where error.code == .corruptEntry || error.code == .gap {
                 print("journal-replay: \(error)")
                 throw ExitStatus.divergence

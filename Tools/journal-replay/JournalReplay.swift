@@ -14,7 +14,7 @@ struct JournalReplay: AsyncParsableCommand {
         abstract: "Inspect, check, export and import SyncJournal journals.",
         subcommands: [
             Info.self, Log.self, State.self, Verify.self, Rebuild.self, Compact.self, Export.self, Import.self,
-            Diff.self,
+            Recover.self, Diff.self,
             Blame.self,
             ReplaySession.self,
             Simulate.self,
@@ -52,10 +52,20 @@ enum ExitStatus {
 let storeArgumentHelp = ArgumentHelp(
     "The store directory (what msync --store names), or the journal/ folder inside it.", valueName: "store")
 
+/// Refuses an empty path: it would name the current directory (exit 2).
+func requireStorePath(_ path: String) throws {
+    guard !path.isEmpty else { throw ValidationError("the store path is empty: name a store directory") }
+}
+
 /// Opens an existing store, turning errors into one clear line and exit status 3.
-func openStore(_ path: String) throws -> Journal {
+///
+/// Only the writing verbs (`compact`, `rebuild`, `import`, `recover`) pass `writing`: the
+/// others refuse a store of an older format instead of converting it.
+func openStore(_ path: String, writing: Bool = false) throws -> Journal {
     do {
-        return try openSyncStore(path).journal
+        return try openSyncStore(path, writing: writing).journal
+    } catch let error as ValidationError {
+        throw error
     } catch {
         throw fail(error)
     }
@@ -63,7 +73,16 @@ func openStore(_ path: String) throws -> Journal {
 
 /// Opens an existing store with every projection, showing the progress of a long recovery or
 /// conversion on standard error.
-func openSyncStore(_ path: String) throws -> SyncStore {
+func openSyncStore(_ path: String, writing: Bool = false) throws -> SyncStore {
+    try requireStorePath(path)
+    let layout = StoreLayout(directory: URL(fileURLWithPath: path))
+    try layout.requireStore()
+    if !writing, layout.holdsFormatOneStore {
+        throw JournalError(
+            .needsMigration,
+            "\(layout.directory.path) is a store of format 1, which this verb reads only after conversion; "
+                + "convert it with `journal-replay rebuild \(layout.directory.path)` (or any msync command)")
+    }
     let progress = PhasedProgress()
     defer { progress.finish() }
     var options = JournalOptions()
