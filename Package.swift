@@ -73,7 +73,7 @@ let package = Package(
         // MARK: - Tools
         // What both command-line tools share: progress display, retention options.
         .target(name: "ToolSupport", dependencies: ["EventJournal", argumentParser]),
-        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "EventJournal"]),
         .executableTarget(
             name: "journal-replay",
             dependencies: [

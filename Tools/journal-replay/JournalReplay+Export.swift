@@ -36,6 +36,7 @@ extension JournalReplay {
         }
 
         func run() throws {
+            let storeExisted = FileManager.default.fileExists(atPath: store)
             do {
                 let journal = try SyncStore(
                     directory: URL(fileURLWithPath: store), clock: SystemWallClock(),
@@ -48,6 +49,10 @@ extension JournalReplay {
                 progress.finish()
                 print("imported \(imported) entries into \(store)")
             } catch {
+                // A failed import into a new store leaves nothing behind: the store is only what
+                // this run made. An existing store keeps what it had (imports are all or nothing
+                // per batch, and the file is checked whole before the first batch).
+                if !storeExisted { try? FileManager.default.removeItem(atPath: store) }
                 throw fail(error)
             }
         }

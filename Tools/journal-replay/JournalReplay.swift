@@ -33,10 +33,15 @@ struct JournalReplay: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                // One line, as for every other failure; `--help` shows the usage.
+                FileHandle.standardError.write(
+                    Data(("journal-replay: " + FailureLine.oneLine(message(for: error)) + "\n").utf8))
                 Foundation.exit(ExitStatus.badInput.rawValue)
             }
-            exit(withError: error)
+            // Help, an explicit exit status, or an error the command already reported.
+            if error is ExitCode || code == .success { exit(withError: error) }
+            // Anything else escaped a command's own reporting: still one line and a status.
+            Foundation.exit(fail(error).rawValue)
         }
     }
 }
@@ -97,7 +102,7 @@ func openSyncStore(_ path: String, writing: Bool = false) throws -> SyncStore {
 
 /// Prints one line for `error` on standard error and returns the exit status to throw.
 func fail(_ error: any Error) -> ExitCode {
-    FileHandle.standardError.write(Data("journal-replay: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("journal-replay: \(FailureLine.text(for: error))\n".utf8))
     if let journalError = error as? JournalError, journalError.code == .malformedExport { return ExitStatus.badInput }
     if error is BlameFailure { return ExitStatus.badInput }
     if let soupError = error as? SoupError, soupError.code != .storage { return ExitStatus.badInput }
