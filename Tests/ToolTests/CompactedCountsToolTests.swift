@@ -9,9 +9,7 @@ import Testing
     let directory: TemporaryDirectory
 
     init() throws {
-        msync = try BuiltProduct("msync")
-        replay = try BuiltProduct("journal-replay")
-        directory = try TemporaryDirectory("compacted-counts")
+        (msync, replay, directory) = try ToolWorkspace.make("compacted-counts")
     }
 
     @Test func infoVerifyAndBlameSayWhatIsKeptAndWhereHistoryStarts() throws {

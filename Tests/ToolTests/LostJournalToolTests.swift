@@ -10,9 +10,7 @@ import Testing
     let directory: TemporaryDirectory
 
     init() throws {
-        msync = try BuiltProduct("msync")
-        replay = try BuiltProduct("journal-replay")
-        directory = try TemporaryDirectory("lost-journal-tools")
+        (msync, replay, directory) = try ToolWorkspace.make("lost-journal-tools")
     }
 
     /// A store with a soup and three local creates.

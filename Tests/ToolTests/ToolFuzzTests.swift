@@ -17,9 +17,7 @@ import Testing
     let directory: TemporaryDirectory
 
     init() throws {
-        msync = try BuiltProduct("msync")
-        replay = try BuiltProduct("journal-replay")
-        directory = try TemporaryDirectory("tool-fuzz")
+        (msync, replay, directory) = try ToolWorkspace.make("tool-fuzz")
     }
 
     /// One invocation and what it may answer.
