@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "Determinism"),
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism"]),
         .target(name: "LosslessJSON"),
-        .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
+        .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON", "Determinism"]),
 
         // MARK: - Storage: LMDB and the event journal
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
