@@ -212,18 +212,13 @@ public final class SoupStore: Sendable {
         guard specs.count <= indexCountMax else {
             throw SoupError(.invalidIndexSpec, "soup '\(soup)' has more than \(indexCountMax) index specs")
         }
-        // One index per path: lookups, queries and upserts find an index by its path alone,
-        // so a second type for the same path could never be asked for.
-        var seen: [String: IndexSpec] = [:]
+        var seen = Set<IndexSpec>()
         for spec in specs {
             guard !spec.path.isEmpty else {
                 throw SoupError(.invalidIndexSpec, "an index of soup '\(soup)' has an empty path")
             }
-            if let first = seen.updateValue(spec, forKey: spec.path) {
-                throw SoupError(
-                    .invalidIndexSpec,
-                    "soup '\(soup)' indexes '\(spec.path)' twice (as \(first.type) and as \(spec.type)); "
-                        + "give each path one index")
+            guard seen.insert(spec).inserted else {
+                throw SoupError(.invalidIndexSpec, "soup '\(soup)' indexes '\(spec.path)' as \(spec.type) twice")
             }
         }
     }
