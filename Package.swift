@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Determinism"),
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism"]),
         .target(name: "LosslessJSON"),
-        .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON"]),
+        .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON", "Determinism"]),
 
         // MARK: - Storage: LMDB and the event journal
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
@@ -74,7 +74,7 @@ let package = Package(
         // MARK: - Tools
         // What both command-line tools share: progress display, retention options.
         .target(name: "ToolSupport", dependencies: ["EventJournal", argumentParser]),
-        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport"]),
+        .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "EventJournal"]),
         .executableTarget(
             name: "journal-replay",
             dependencies: [

@@ -1,19 +1,42 @@
-import Foundation
+package import Foundation
 
 /// Reads a file line by line without loading it whole, so imports of large journals use
 /// bounded memory.
-enum JSONLinesFile {
+package enum JSONLinesFile {
     /// How much of the file is read at a time.
     static let chunkSizeBytes = 1 << 20
 
+    /// The longest line read: an export line of the largest entry, its payload in base64
+    /// (4 bytes per 3) plus 1 MiB for the sequence, kind, header and checksum. A longer line
+    /// is an error, so a file without newlines (`/dev/zero`) is never read whole.
+    package static let lineBytesMax = JournalEntry.payloadSizeMaxBytes / 3 * 4 + (1 << 20)
+
     /// Calls `body` with each non-empty line (without its newline) and its 1-based number.
+    ///
+    /// Only regular files are read: a device or a pipe may never end, and an import reads its
+    /// file twice.
     static func forEachLine(in file: URL, _ body: (_ lineNumber: Int, _ line: [UInt8]) throws -> Void) throws {
+        try forEachLine(in: file, lineBytesMax: lineBytesMax, body)
+    }
+
+    package static func forEachLine(
+        in file: URL, lineBytesMax: Int, _ body: (_ lineNumber: Int, _ line: [UInt8]) throws -> Void
+    ) throws {
+        let type: FileAttributeType?
+        do {
+            type = try FileManager.default.attributesOfItem(atPath: file.path)[.type] as? FileAttributeType
+        } catch {
+            throw JournalError(.malformedExport, "cannot read \(file.path): no such file", cause: error)
+        }
+        guard type == .typeRegular else {
+            throw JournalError(.malformedExport, "\(file.path) is not a regular file: an export is a JSON-lines file")
+        }
         let handle: FileHandle
         do {
             handle = try FileHandle(forReadingFrom: file)
         } catch {
             throw JournalError(
-                .malformedExport, "cannot open \(file.path): \(error.localizedDescription)", cause: error)
+                .malformedExport, "cannot open \(file.path): permission denied or unreadable", cause: error)
         }
         defer { try? handle.close() }
         var pending: [UInt8] = []
@@ -29,6 +52,12 @@ enum JSONLinesFile {
                 start = newline + 1
             }
             pending.removeFirst(start)
+            guard pending.count <= lineBytesMax else {
+                throw JournalError(
+                    .malformedExport,
+                    "\(file.lastPathComponent) line \(lineNumber + 1) is longer than \(lineBytesMax) bytes, the "
+                        + "longest an export line can be")
+            }
         }
         if !pending.isEmpty { try body(lineNumber + 1, pending) }
     }

@@ -148,14 +148,13 @@ public final class Journal: Sendable {
     /// Opens the journal in `directory` only if a store already exists there.
     ///
     /// Tools use this so that a mistyped path is an error instead of a new, empty store.
-    /// - Throws: ``JournalError/Code/missingStore`` when `directory` holds no store.
+    /// - Throws: ``JournalError/Code/missingStore`` when `directory` holds no store;
+    ///   ``JournalError/Code/notAStore`` when it holds something else (``StoreLayout/requireStore()``).
     public static func openExisting(
         directory: URL, projections: [any Projection] = [], clock: any WallClock,
         options: JournalOptions = JournalOptions(), logger: Logger
     ) throws -> Journal {
-        guard StoreLayout(directory: directory).holdsStore else {
-            throw JournalError(.missingStore, "no journal store at \(directory.path)")
-        }
+        try StoreLayout(directory: directory).requireStore()
         return try Journal(
             directory: directory, projections: projections, clock: clock, options: options, logger: logger)
     }

@@ -50,7 +50,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case corruptEntry, gap, newerFormat, needsMigration, invalidEntry, storageFull, storage,
                 malformedExport, notEmpty, missingStore, closed, belowHorizon, invalidKey, keyRequired, wrongKey,
-                notEncrypted, tampered, storeInUse, unsupported
+                notEncrypted, tampered, storeInUse, unsupported, journalBehind, notAStore
         }
 
         private let value: Value
@@ -96,6 +96,15 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         /// The store cannot do what was asked in its configuration (a plaintext compaction
         /// archive of an encrypted store).
         public static let unsupported = Code(value: .unsupported)
+        /// The journal is missing, empty, shorter than what the projections or checkpoints have
+        /// folded, or another history than theirs: it lost entries (deleted, truncated, or an
+        /// older copy put back). Opening changes no file; the message names both positions.
+        /// `Journal.recoverJournal(directory:projections:clock:options:logger:)` starts a new
+        /// journal from the projections' state, keeping the damaged one aside.
+        public static let journalBehind = Code(value: .journalBehind)
+        /// The path is not a SyncJournal store: a plain file, an empty folder, a store's
+        /// projections or checkpoint folder, or a folder whose `journal/data.mdb` is empty.
+        public static let notAStore = Code(value: .notAStore)
 
         public var description: String {
             value.rawValue

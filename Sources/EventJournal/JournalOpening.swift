@@ -52,6 +52,7 @@ struct JournalOpening {
     static let repairAttemptMax = 3
 
     func open() throws -> Opened {
+        try refuseLostJournal()
         let moved = try Journal.guarded("cannot convert the store at \(layout.directory.path)") {
             try layout.moveFormatOneDataIntoJournalDirectory()
         }
@@ -191,6 +192,7 @@ struct JournalOpening {
                 }
                 return outcome
             case .untrusted(let reason):
+                try refuseCheckpointsAhead(of: state.lastSequence)
                 guard let repair = try repair(journal, expectedGeneration: state.repairGeneration) else { continue }
                 var outcome = Outcome(store: try openStore(), foldPhase: .recovering)
                 outcome.report.reason = reason
@@ -261,24 +263,110 @@ struct JournalOpening {
         let (isCurrent, mark) = try Journal.guarded("cannot read the projections") {
             try store.environment.read { try (store.isCurrent($0), store.foldedThrough($0)) }
         }
+        // Projections past the journal's end prove that the journal lost entries; a rebuild
+        // from it would throw the proof away together with the user's data (issue 29).
+        guard mark.sequence <= state.lastSequence else {
+            throw lostJournalError(
+                "the journal at \(layout.journalDirectory.path) ends at entry \(state.lastSequence), but the "
+                    + "projections have folded through entry \(mark.sequence)",
+                sequence: mark.sequence)
+        }
         guard isCurrent else {
             return .reset(store, reason: "the projections were built by other projection versions")
-        }
-        guard mark.sequence <= state.lastSequence else {
-            return .untrusted(
-                reason: "the projections have folded entry \(mark.sequence), past the journal's last entry "
-                    + "\(state.lastSequence)")
         }
         let checksum = try Journal.guarded("cannot read the journal") {
             try opened.environment.read {
                 try Journal.continuableChecksum(of: mark.sequence, entries: opened.entries, meta: opened.meta, in: $0)
             }
         }
+        if let checksum, checksum != mark.checksum {
+            throw lostJournalError(
+                "the journal at \(layout.journalDirectory.path) (last entry \(state.lastSequence)) is another "
+                    + "history than the projections': its entry \(mark.sequence) has checksum \(checksum), the "
+                    + "projections folded one with checksum \(mark.checksum)",
+                sequence: mark.sequence)
+        }
         guard checksum == mark.checksum else {
             return .untrusted(
                 reason: "the projections were folded from another journal (entry \(mark.sequence) differs)")
         }
         return .trusted(store)
+    }
+
+    // MARK: - A journal that lost entries
+
+    /// Refuses, before any file is opened for writing, a journal that is missing or empty
+    /// while the projections or checkpoints hold folded entries: folding it would replace the
+    /// user's data by nothing.
+    private func refuseLostJournal() throws {
+        let files = FileManager.default
+        let journalFile = layout.journalDirectory.appendingPathComponent("data.mdb")
+        let journalBytes = (try? files.attributesOfItem(atPath: journalFile.path)[.size] as? Int) ?? nil
+        guard journalBytes ?? 0 == 0, !files.fileExists(atPath: layout.formatOneDataFile.path) else { return }
+        let state = journalBytes == nil ? "is missing" : "is empty (0 bytes)"
+        if let folded = try foldedSequenceOfProjections(), folded > 0 {
+            throw lostJournalError(
+                "the journal at \(layout.journalDirectory.path) \(state), but the projections have folded through "
+                    + "entry \(folded)", sequence: folded)
+        }
+        if let newest = newestCheckpoint(), newest > 0 {
+            throw lostJournalError(
+                "the journal at \(layout.journalDirectory.path) \(state), but checkpoint \(newest) holds the state "
+                    + "as of entry \(newest)", sequence: newest)
+        }
+    }
+
+    /// Refuses a repair that would fold a journal shorter than a checkpoint already written.
+    private func refuseCheckpointsAhead(of lastSequence: UInt64) throws {
+        guard let newest = newestCheckpoint(), newest > lastSequence else { return }
+        throw lostJournalError(
+            "the journal at \(layout.journalDirectory.path) ends at entry \(lastSequence), but checkpoint \(newest) "
+                + "holds the state as of entry \(newest)", sequence: newest)
+    }
+
+    /// The newest checkpoint with a manifest (a folder without one was never finished).
+    private func newestCheckpoint() -> UInt64? {
+        let checkpoints = CheckpointStore(
+            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
+            sealer: cipher)
+        return checkpoints.sequences().first { checkpoints.manifest($0) != nil }
+    }
+
+    /// The projections' fold mark, read from a read-only environment so nothing changes;
+    /// `nil` when there are none. Projections that exist but cannot be read (sealed under a
+    /// key the lost journal held, say) count as having folded something: `UInt64.max`.
+    private func foldedSequenceOfProjections() throws -> UInt64? {
+        let file = layout.projectionDirectory.appendingPathComponent("data.mdb")
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+        guard bytes > 0 else { return nil }
+        var environmentOptions = options.environment
+        environmentOptions.isReadOnly = true
+        do {
+            let environment = try Environment(
+                directory: layout.projectionDirectory, options: environmentOptions, sealer: nil)
+            let fold = try environment.database(named: ProjectionStore.foldDatabaseName)
+            let mark = try environment.read { transaction in
+                try transaction.get(fold, key: ProjectionStore.foldedThroughKey)
+            }
+            return mark.flatMap(FoldMark.init(bytes:))?.sequence ?? 0
+        } catch let error as LMDBError where error == .notFound {
+            return nil
+        } catch {
+            return UInt64.max
+        }
+    }
+
+    /// What opening says when the journal lost entries: both positions, that no file changed,
+    /// and the two ways back.
+    private func lostJournalError(_ what: String, sequence: UInt64) -> JournalError {
+        JournalError(
+            .journalBehind,
+            "\(what): the journal lost entries (deleted, truncated or replaced by an older copy); no file was "
+                + "changed. Put the journal back from a backup, or run `journal-replay recover "
+                + "\(layout.directory.path)` to start a new journal from the projections' state (the damaged "
+                + "journal is kept aside); if the journal is the right one, remove \(layout.projectionDirectory.path) "
+                + "to rebuild the projections from it",
+            sequence: sequence)
     }
 
     /// What a repair did: the checkpoint it restored, if any.

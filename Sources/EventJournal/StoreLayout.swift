@@ -1,4 +1,5 @@
 public import Foundation
+import LMDBStore
 
 /// Where a store keeps its parts on disk.
 ///
@@ -65,6 +66,84 @@ public struct StoreLayout: Sendable, Hashable {
         let files = FileManager.default
         return files.fileExists(atPath: directory.appendingPathComponent("journal/data.mdb").path)
             || files.fileExists(atPath: directory.appendingPathComponent("data.mdb").path)
+            || files.fileExists(atPath: directory.appendingPathComponent("projections/data.mdb").path)
+    }
+
+    /// Refuses a path that is not a SyncJournal store, without changing anything there.
+    ///
+    /// A store is a folder whose `journal/data.mdb` is an LMDB journal, or a format-1 store's
+    /// `data.mdb` holding one, or (to be refused later, for the lost journal) a folder whose
+    /// projections exist without a journal. A plain file, a missing or empty folder, an empty
+    /// `journal/data.mdb`, and a store's `projections/` or `checkpoints/N/` folder are not.
+    /// - Throws: ``JournalError/Code/missingStore`` when nothing is there;
+    ///   ``JournalError/Code/notAStore`` for anything else that is not a store.
+    public func requireStore() throws {
+        let files = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard files.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+            throw JournalError(.missingStore, "no SyncJournal store at \(directory.path): nothing is there")
+        }
+        guard isDirectory.boolValue else {
+            throw JournalError(.notAStore, "\(directory.path) is a file, not a SyncJournal store (a folder)")
+        }
+        let journalFile = journalDirectory.appendingPathComponent("data.mdb")
+        if let bytes = Self.fileBytes(journalFile), bytes > 0 {
+            guard Self.holdsJournal(journalDirectory) else {
+                throw JournalError(
+                    .notAStore, "\(journalFile.path) is not a SyncJournal journal: \(directory.path) is not a store")
+            }
+            return
+        }
+        if Self.fileBytes(formatOneDataFile) ?? 0 > 0 {
+            guard Self.holdsJournal(directory) else { throw notAStoreError() }
+            return
+        }
+        // A journal missing or emptied beside projections that exist is a store that lost its
+        // journal: opening says so, with what the projections folded.
+        if Self.fileBytes(projectionDirectory.appendingPathComponent("data.mdb")) ?? 0 > 0 { return }
+        if Self.fileBytes(journalFile) == 0 {
+            throw JournalError(
+                .notAStore, "\(journalFile.path) is empty (0 bytes): \(directory.path) is not a SyncJournal store")
+        }
+        throw JournalError(.missingStore, "no SyncJournal store at \(directory.path)")
+    }
+
+    /// Whether this is a store of format 1 that opening for writing would convert: one
+    /// `data.mdb` holding the journal, and no `journal/` environment yet.
+    public var holdsFormatOneStore: Bool {
+        Self.fileBytes(journalDirectory.appendingPathComponent("data.mdb")) == nil
+            && Self.fileBytes(formatOneDataFile) ?? 0 > 0 && Self.holdsJournal(directory)
+    }
+
+    /// Names the store a `projections/` or `checkpoints/N/` folder belongs to, when it does.
+    private func notAStoreError() -> JournalError {
+        let parent = directory.deletingLastPathComponent()
+        if directory.lastPathComponent == "projections", Self.holdsStore(parent) {
+            return JournalError(
+                .notAStore, "\(directory.path) is the projections folder of the store at \(parent.path): name the store"
+            )
+        }
+        if parent.lastPathComponent == "checkpoints", Self.holdsStore(parent.deletingLastPathComponent()) {
+            return JournalError(
+                .notAStore,
+                "\(directory.path) is a checkpoint of the store at \(parent.deletingLastPathComponent().path): "
+                    + "name the store")
+        }
+        return JournalError(
+            .notAStore, "\(directory.path)/data.mdb holds no SyncJournal journal: \(directory.path) is not a store")
+    }
+
+    static func fileBytes(_ file: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int
+    }
+
+    /// Whether the LMDB environment in `folder` holds a journal's entries, read without
+    /// writing anything (a projections environment holds none).
+    static func holdsJournal(_ folder: URL) -> Bool {
+        var options = EnvironmentOptions()
+        options.isReadOnly = true
+        guard let environment = try? Environment(directory: folder, options: options) else { return false }
+        return (try? environment.database(named: Journal.entriesDatabaseName)) != nil
     }
 
     /// Moves a format-1 store's data file into `journal/`, where the journal environment
@@ -73,6 +152,8 @@ public struct StoreLayout: Sendable, Hashable {
     func moveFormatOneDataIntoJournalDirectory() throws -> Bool {
         let files = FileManager.default
         guard files.fileExists(atPath: formatOneDataFile.path) else { return false }
+        // A store's projections folder also holds a lone data.mdb: it is not a format-1 store.
+        guard Self.holdsJournal(directory) else { throw notAStoreError() }
         let destination = journalDirectory.appendingPathComponent("data.mdb")
         guard !files.fileExists(atPath: destination.path) else {
             throw JournalError(

@@ -67,8 +67,10 @@ public final class Environment: Sendable {
         self.directory = directory
         self.options = options
         self.sealer = sealer
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if !options.isReadOnly {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
         let pointer = try LMDBCalls.environmentCreate()
         do {
             try LMDBCalls.environmentSetMapSize(pointer, options.mapSizeBytes)
@@ -76,6 +78,7 @@ public final class Environment: Sendable {
             try LMDBCalls.environmentSetMaxReaders(pointer, options.readerCountMax)
             var flags = LMDBCalls.flagNoThreadLocalStorage
             if !options.flushesOnCommit { flags |= LMDBCalls.flagNoSync }
+            if options.isReadOnly { flags |= LMDBCalls.flagReadOnly }
             try LMDBCalls.environmentOpen(pointer, path: directory.path, flags: flags, mode: options.fileMode)
             // Another process may have grown the map already; adopt the size in the file.
             let info = try LMDBCalls.environmentInfo(pointer)
@@ -114,6 +117,11 @@ public final class Environment: Sendable {
         if let cached = databases.withLock({ $0[name] }) { return cached }
         let environmentIdentifier = ObjectIdentifier(self)
         let isSealed = sealer?.seals(databaseNamed: name) ?? false
+        if options.isReadOnly {
+            let database = try openExistingDatabase(named: name, isSealed: isSealed)
+            databases.withLock { $0[name] = database }
+            return database
+        }
         // Opening happens in its own committed write transaction: a handle opened in a
         // transaction that later aborts would be closed with it.
         let database = try write { transaction in
@@ -123,6 +131,24 @@ public final class Environment: Sendable {
         }
         databases.withLock { $0[name] = database }
         return database
+    }
+
+    /// Opens an existing database in a read-only environment: a read transaction that is
+    /// committed, since LMDB keeps a handle opened in a transaction only when it commits.
+    private func openExistingDatabase(named name: String, isSealed: Bool) throws -> Database {
+        try mapLock.withSharedLock {
+            let transaction = try LMDBCalls.transactionBegin(pointer, readOnly: true)
+            let handle: UInt32
+            do {
+                handle = try LMDBCalls.databaseOpen(transaction, name: name, create: false)
+            } catch {
+                LMDBCalls.transactionAbort(transaction)
+                throw error
+            }
+            try LMDBCalls.transactionCommit(transaction)
+            return Database(
+                name: name, handle: handle, environmentIdentifier: ObjectIdentifier(self), isSealed: isSealed)
+        }
     }
 
     /// Runs `body` in a read-only transaction and returns its result.

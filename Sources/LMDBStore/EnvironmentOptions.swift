@@ -30,6 +30,13 @@ public struct EnvironmentOptions: Sendable, Hashable {
     /// The permissions of the data and lock files. `0o600`: records are private to the user.
     public var fileMode: UInt32 = 0o600
 
+    /// Whether the environment is opened read-only (`MDB_RDONLY`): the data file is never
+    /// written, writes fail, and a named database that does not exist is
+    /// ``LMDBError/notFound`` instead of being created.
+    ///
+    /// Tools that only look at a store use it, so looking never changes what they look at.
+    public var isReadOnly: Bool = false
+
     /// Creates the default options.
     public init() {}
 }

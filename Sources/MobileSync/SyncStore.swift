@@ -57,15 +57,30 @@ public final class SyncStore: Sendable {
 
     /// Opens the store in `directory` only if one exists there.
     ///
-    /// - Throws: `JournalError` with code `missingStore` when `directory` holds no store.
+    /// - Throws: `JournalError` with code `missingStore` when `directory` holds no store, or
+    ///   `notAStore` when it holds something else.
     public static func openExisting(
         directory: URL, clock: any WallClock, idGenerator: (any IDGenerator)? = nil,
         options: JournalOptions = JournalOptions(), logger: Logger
     ) throws -> SyncStore {
-        guard StoreLayout(directory: directory).holdsStore else {
-            throw JournalError(.missingStore, "no SyncJournal store at \(directory.path)")
-        }
+        try StoreLayout(directory: directory).requireStore()
         return try SyncStore(
             directory: directory, clock: clock, idGenerator: idGenerator, options: options, logger: logger)
+    }
+
+    /// Starts a new journal from the projections' state when the store's journal lost entries.
+    ///
+    /// Opening refuses such a store (`JournalError` code `journalBehind`); this keeps its
+    /// soups, local-change flags, pending uploads and sync states, moves the damaged journal
+    /// into the store's `damaged-N/` folder, and restarts history at the projections' fold
+    /// mark. See `Journal.recoverJournal(directory:projections:clock:options:logger:)`.
+    /// - Returns: where the new journal begins and where the damaged one was put.
+    @discardableResult
+    public static func recoverJournal(
+        directory: URL, clock: any WallClock, options: JournalOptions = JournalOptions(), logger: Logger
+    ) throws -> JournalRecoveryReport {
+        try StoreLayout(directory: directory).requireStore()
+        return try Journal.recoverJournal(
+            directory: directory, projections: Self.projections, clock: clock, options: options, logger: logger)
     }
 }

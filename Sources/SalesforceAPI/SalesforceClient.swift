@@ -113,10 +113,17 @@ extension SalesforceClient {
                 try await backOff(beforeRetry: retry, after: failure)
                 continue
             }
-            if Self.needsRefresh(response, path: request.path), !hasRefreshed, credentials.refreshToken != nil {
-                hasRefreshed = true
-                try await refreshAccessToken()
-                continue
+            if Self.needsRefresh(response, path: request.path) {
+                guard hasRefreshed || credentials.refreshToken == nil else {
+                    hasRefreshed = true
+                    try await refreshAccessToken()
+                    continue
+                }
+                // No refresh token, or a fresh token refused too: the server will not let us
+                // in, which callers (msync's exit status 4) tell apart from other refusals.
+                var refusal = Self.serverError(response)
+                refusal.code = .authenticationFailed
+                throw refusal
             }
             if (200..<300).contains(response.status) { return response }
             let failure = Self.serverError(response)

@@ -1,4 +1,11 @@
 public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An executable built alongside the tests (by `swift build --build-tests`), run end to end.
 public struct BuiltProduct: Sendable {
@@ -15,6 +22,8 @@ public struct BuiltProduct: Sendable {
         public var standardOutput: String
         /// Everything written to standard error.
         public var standardError: String
+        /// Whether the run outlived its time limit and was killed (``wasKilled`` is then true).
+        public var timedOut = false
     }
 
     /// Finds `name` in the build products directory that holds the running test binary.
@@ -52,7 +61,14 @@ public struct BuiltProduct: Sendable {
     ///
     /// Output goes through files rather than pipes, so a chatty process can never block on a
     /// full pipe while we wait for it.
-    public func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Output {
+    /// - Parameters:
+    ///   - arguments: the command-line arguments, without the executable's name.
+    ///   - environment: the environment, or `nil` for the test's own.
+    ///   - timeLimit: how long the run may take; past it the process is killed with `SIGKILL`
+    ///     and the output says ``Output/timedOut``. `nil` waits for ever.
+    public func run(
+        _ arguments: [String], environment: [String: String]? = nil, timeLimit: Duration? = nil
+    ) throws -> Output {
         let scratch = try TemporaryDirectory("run")
         defer { scratch.remove() }
         let outputURL = scratch.appending("stdout")
@@ -66,11 +82,13 @@ public struct BuiltProduct: Sendable {
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
+        let watchdog = timeLimit.map { Watchdog(pid: process.processIdentifier, timeLimit: $0) }
         process.waitUntilExit()
+        let timedOut = watchdog?.finish() ?? false
         return Output(
             status: process.terminationStatus, wasKilled: process.terminationReason == .uncaughtSignal,
             standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-            standardError: try String(contentsOf: errorURL, encoding: .utf8))
+            standardError: try String(contentsOf: errorURL, encoding: .utf8), timedOut: timedOut)
     }
 }
 
@@ -84,5 +102,32 @@ extension Process {
         // `isRunning` turns false before Foundation has recorded how the process ended; reading
         // `terminationReason` in that window traps. This returns once it is recorded.
         waitUntilExit()
+    }
+}
+
+/// Kills a process that outlives its time limit.
+private final class Watchdog: Sendable {
+    /// `nil` once the process ended; then it is never signalled (its pid may be reused).
+    private let state: Mutex<(pid: pid_t?, fired: Bool)>
+
+    init(pid: pid_t, timeLimit: Duration) {
+        state = Mutex((pid, false))
+        let milliseconds = Int(
+            timeLimit.components.seconds * 1_000 + timeLimit.components.attoseconds / 1_000_000_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+            state.withLock { state in
+                guard let pid = state.pid else { return }
+                state.fired = true
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+
+    /// Marks the process as ended; returns whether the watchdog killed it.
+    func finish() -> Bool {
+        state.withLock { state in
+            state.pid = nil
+            return state.fired
+        }
     }
 }

@@ -19,6 +19,14 @@ public struct RetentionOptions: ParsableArguments, Sendable {
     @Flag(help: "Keep the whole history: never compact.")
     public var keepAllHistory = false
 
+    /// The longest history `--retain-days` accepts: 100 years. Past it a limit means nothing,
+    /// and its milliseconds would no longer fit the policy's `Duration` arithmetic.
+    public static let retainDaysMax: Double = 36_500
+
+    /// The most `--retain-mib` accepts: 1 TiB, the largest map a store grows to
+    /// (`EnvironmentOptions.mapSizeMaxBytes`), so a journal never holds more.
+    public static let retainMibMax: Double = 1_048_576
+
     /// Creates the options with nothing set.
     public init() {}
 
@@ -26,8 +34,14 @@ public struct RetentionOptions: ParsableArguments, Sendable {
         if keepAllHistory, retainDays != nil || retainEntries != nil || retainMib != nil {
             throw ValidationError("--keep-all-history cannot be combined with a --retain-… limit")
         }
-        if let retainDays, !(retainDays > 0) { throw ValidationError("--retain-days must be positive") }
-        if let retainMib, !(retainMib > 0) { throw ValidationError("--retain-mib must be positive") }
+        // `!(x > 0 && x <= max)` also refuses NaN, which fails every comparison.
+        if let retainDays, !(retainDays > 0 && retainDays <= Self.retainDaysMax) {
+            throw ValidationError(
+                "--retain-days must be more than 0 and at most \(Int(Self.retainDaysMax)) (100 years)")
+        }
+        if let retainMib, !(retainMib > 0 && retainMib <= Self.retainMibMax) {
+            throw ValidationError("--retain-mib must be more than 0 and at most \(Int(Self.retainMibMax)) (1 TiB)")
+        }
         if retainEntries == 0 { throw ValidationError("--retain-entries must be at least 1") }
     }
 

@@ -103,4 +103,26 @@ import Testing
         }
         #expect(error.code == .malformedExport)
     }
+
+    /// Issue 29: `/dev/zero` was read for ever. Only regular files are read, and a line past
+    /// the longest an export line can be is an error before the next chunk is read.
+    @Test func importReadsOnlyRegularFilesAndBoundsEveryLine() throws {
+        let fixture = try JournalFixture()
+        defer { fixture.directory.remove() }
+        let journal = try fixture.open()
+        for special in ["/dev/zero", "/dev/null", fixture.directory.url.path] {
+            let error = try #require(throws: JournalError.self) {
+                try journal.importEntries(from: URL(fileURLWithPath: special))
+            }
+            #expect(error.code == .malformedExport)
+            #expect(error.message.contains("not a regular file"))
+        }
+        let long = fixture.directory.appending("long.jsonl")
+        try Data(repeating: UInt8(ascii: "x"), count: 64).write(to: long)
+        let error = try #require(throws: JournalError.self) {
+            try JSONLinesFile.forEachLine(in: long, lineBytesMax: 16) { _, _ in }
+        }
+        #expect(error.message.contains("longer than 16 bytes"))
+        #expect(try journal.lastSequence() == 0)
+    }
 }

@@ -141,7 +141,9 @@ import Testing
         #expect(try counts(reopened) == ["note.added": 15])
     }
 
-    @Test func projectionsFoldedFromAnotherJournalAreNotTrusted() throws {
+    /// Issue 29: which of the two is right cannot be told, so neither is thrown away: opening
+    /// is refused, and removing the projections rebuilds them from this journal.
+    @Test func projectionsFoldedFromAnotherJournalAreRefusedThenRebuiltOnceRemoved() throws {
         var machine = try Machine()
         machine.checkpointsEnabled = false
         defer { machine.fixture.directory.remove() }
@@ -158,9 +160,12 @@ import Testing
         let projections = machine.projectionFile.deletingLastPathComponent()
         try FileManager.default.removeItem(at: projections)
         try FileManager.default.copyItem(at: other.directory.appending("store/projections"), to: projections)
+        let refusal = try #require(throws: JournalError.self) { try machine.open() }
+        #expect(refusal.code == .journalBehind)
+        #expect(refusal.message.contains("another history"))
+        try FileManager.default.removeItem(at: projections)
         let reopened = try machine.open()
         #expect(reopened.openingReport.projections == .rebuilt)
-        #expect(reopened.openingReport.reason?.contains("another journal") == true)
         #expect(try counts(reopened) == ["note.added": 6])
     }
 

@@ -38,12 +38,13 @@ import Testing
         }
     }
 
-    @Test func unauthorizedWithoutRefreshTokenIsTheServerError() async throws {
+    @Test func unauthorizedWithoutRefreshTokenIsAnAuthenticationFailureWithTheServersDetails() async throws {
         try await LoopbackOrg.with { org in
             let client = SalesforceClient(
                 credentials: SalesforceCredentials(instanceURL: org.server.url, accessToken: "wrong"),
                 logger: LoopbackOrg.logger)
             let error = await #expect(throws: SalesforceError.self) { try await client.query("SELECT Id FROM Account") }
+            #expect(error?.code == .authenticationFailed)
             #expect(error?.httpStatus == 401)
             #expect(error?.errorCode == "INVALID_SESSION_ID")
         }

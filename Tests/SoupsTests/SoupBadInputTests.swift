@@ -72,6 +72,16 @@ import Testing
         Case(testDescription: "register with zero specs", code: .emptyIndexSpecs, messageFragment: "'contacts'") {
             try $0.registerSoup("contacts", indexSpecs: [])
         },
+        Case(
+            testDescription: "register one path with one type twice", code: .invalidIndexSpec,
+            messageFragment: "'a' as string twice"
+        ) {
+            try $0.registerSoup(
+                "contacts", indexSpecs: [IndexSpec(path: "a", type: .string), IndexSpec(path: "a", type: .string)])
+        },
+        Case(testDescription: "register an empty soup name", code: .invalidSoupName, messageFragment: "1 to 255") {
+            try $0.registerSoup("", indexSpecs: [IndexSpec(path: "a", type: .string)])
+        },
         Case(testDescription: "alter to zero specs", code: .emptyIndexSpecs, messageFragment: "'accounts'") {
             try $0.alterSoup("accounts", indexSpecs: [], reIndex: true)
         },

@@ -133,5 +133,15 @@ import Testing
         ])
         #expect(unreachable.status == 4, "\(unreachable.standardError)")
         #expect(unreachable.standardError.contains("FAILED"))
+
+        // An expired (here: wrong) token and no refresh token: the server refuses the login.
+        let refused = try msync.run([
+            "sync-down", "--soup", "accounts", "--target", #"{"type":"soql","query":"SELECT Id FROM Account"}"#,
+            "--store", directory.appending("store").path, "--instance-url", simulator.url, "--access-token", "expired",
+        ])
+        #expect(refused.status == 4, "\(refused.standardError)")
+        let failureLines = refused.standardError.split(separator: "\n").filter { $0.hasPrefix("msync: ") }
+        #expect(failureLines.count == 1)
+        #expect(failureLines.first?.contains("authenticationFailed") == true)
     }
 }

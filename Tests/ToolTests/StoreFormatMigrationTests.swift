@@ -69,16 +69,23 @@ import Testing
         #expect(reopened.journal.openingReport.projections == .trusted)
     }
 
-    @Test func theToolsShowTheConversionsProgressAndAcceptTheJournalFolder() throws {
+    /// Issue 29: a read verb reports a format-1 store and converts nothing; a writing verb
+    /// converts it, showing the conversion's progress, and accepts the journal folder.
+    @Test func readVerbsReportAnOldFormatAndAWritingVerbConvertsItShowingProgress() throws {
         defer { directory.remove() }
         let store = try copyOfFixture()
+        let original = try Data(contentsOf: store.appendingPathComponent("data.mdb"))
         let info = try tool.run(["info", store.appendingPathComponent("journal").path])
-        #expect(info.status == 0, "\(info.standardError)")
-        #expect(info.standardError.contains("migrating the store: 100% (21/21)"))
-        #expect(info.standardOutput.contains("entries:        21"))
-        #expect(info.standardOutput.contains("format version: \(Journal.formatVersion)"))
+        #expect(info.status == 3, "\(info.standardError)")
+        #expect(info.standardError.contains("format 1"))
+        #expect(info.standardError.split(separator: "\n").count == 1)
+        #expect(try Data(contentsOf: store.appendingPathComponent("data.mdb")) == original)
+        #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("journal").path))
+        let rebuild = try tool.run(["rebuild", store.appendingPathComponent("journal").path])
+        #expect(rebuild.status == 0, "\(rebuild.standardError)")
+        #expect(rebuild.standardError.contains("migrating the store: 100% (21/21)"))
         let again = try tool.run(["info", store.path])
         #expect(again.status == 0)
-        #expect(again.standardError.isEmpty)
+        #expect(again.standardOutput.contains("format version: \(Journal.formatVersion)"))
     }
 }

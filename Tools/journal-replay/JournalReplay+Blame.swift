@@ -3,6 +3,7 @@ import Determinism
 import EventJournal
 import LosslessJSON
 import MobileSync
+import Soups
 
 extension JournalReplay {
     struct Blame: ParsableCommand {
@@ -15,14 +16,26 @@ extension JournalReplay {
         @Flag(help: "Print a JSON array of events.") var json = false
 
         func run() throws {
-            let journal = try openStore(store)
+            let syncStore: SyncStore
             let history: RecordHistory
             do {
-                history = try RecordHistory(journal: journal, soup: soup, id: id)
+                syncStore = try openSyncStore(store)
+                history = try RecordHistory(journal: syncStore.journal, soup: soup, id: id)
+            } catch let error as ValidationError {
+                throw error
             } catch {
                 throw fail(error)
             }
+            let journal = syncStore.journal
             guard !history.events.isEmpty else {
+                // Compaction can remove every entry that touched a record that still exists.
+                if let horizon = try? journal.horizon(), horizon.isCompacted, let record = currentRecord(syncStore) {
+                    print(
+                        "every entry that touched this record lies before the horizon, entry \(horizon.firstSequence) "
+                            + "(compacted away): its visible history starts there, as it is now:")
+                    print(record.serializedString)
+                    return
+                }
                 throw fail(
                     BlameFailure(message: "no entry of soup '\(soup)' touched a record with Id or _soupEntryId '\(id)'")
                 )
@@ -53,6 +66,19 @@ extension JournalReplay {
                 }
             }
         }
+    }
+}
+
+extension JournalReplay.Blame {
+    /// The record as the soup holds it now, by its `Id` or `_soupEntryId`, or `nil`.
+    func currentRecord(_ store: SyncStore) -> JSONValue? {
+        if let entryId = try? store.soups.lookupSoupEntryId(soup, path: "Id", value: .string(id)),
+            let record = try? store.soups.retrieve(soup, ids: [entryId]).first
+        {
+            return record
+        }
+        guard let entryId = Int64(id) else { return nil }
+        return try? store.soups.retrieve(soup, ids: [entryId]).first
     }
 }
 

@@ -21,13 +21,16 @@ extension JournalReplay {
         @OptionGroup(title: "History to keep") var retention: RetentionOptions
 
         func validate() throws {
+            try requireStorePath(store)
+            if copy == "" { throw ValidationError("--copy is empty: name the directory to write the copy to") }
+            if archive == "" { throw ValidationError("--archive is empty: name the archive file") }
             if copy != nil, archive != nil {
                 throw ValidationError("--archive applies to compaction in place, not to --copy")
             }
         }
 
         func run() throws {
-            let journal = try openStore(store)
+            let journal = try openStore(store, writing: true)
             do {
                 if let copy {
                     let report = try journal.writeCompactCopy(to: URL(fileURLWithPath: copy))

@@ -30,7 +30,13 @@ extension JournalReplay {
         @Argument(help: "The export file.") var file: String
         @Argument(help: storeArgumentHelp) var store: String
 
+        func validate() throws {
+            if file.isEmpty { throw ValidationError("the export file path is empty: name a file") }
+            try requireStorePath(store)
+        }
+
         func run() throws {
+            let storeExisted = FileManager.default.fileExists(atPath: store)
             do {
                 let journal = try SyncStore(
                     directory: URL(fileURLWithPath: store), clock: SystemWallClock(),
@@ -43,6 +49,10 @@ extension JournalReplay {
                 progress.finish()
                 print("imported \(imported) entries into \(store)")
             } catch {
+                // A failed import into a new store leaves nothing behind: the store is only what
+                // this run made. An existing store keeps what it had (imports are all or nothing
+                // per batch, and the file is checked whole before the first batch).
+                if !storeExisted { try? FileManager.default.removeItem(atPath: store) }
                 throw fail(error)
             }
         }

@@ -30,6 +30,14 @@ extension JournalReplay {
                         "store": .string(store), "formatVersion": .number(JSONNumber(Int64(statistics.formatVersion))),
                         "encrypted": .bool(journal.isEncrypted),
                         "lastSequence": .number(JSONNumber(Int64(last))), "kinds": .object(kinds),
+                        // After compaction the last sequence counts every entry ever written;
+                        // only those from the horizon on are kept.
+                        "entriesWritten": .number(JSONNumber(Int64(last))),
+                        "entriesKept": .number(
+                            JSONNumber(
+                                Int64(
+                                    last >= statistics.horizon.firstSequence
+                                        ? last - statistics.horizon.firstSequence + 1 : 0))),
                         "firstTimestamp": first.map { .string($0.timestamp.salesforceFormat) } ?? .null,
                         "lastTimestamp": newest.map { .string($0.timestamp.salesforceFormat) } ?? .null,
                         "horizon": .number(JSONNumber(Int64(statistics.horizon.firstSequence))),
@@ -58,7 +66,9 @@ extension JournalReplay {
                 "encryption:     "
                     + (summary["encrypted"] == .bool(true)
                         ? "AES-GCM, per-store keys (decision 0006)" : "none: the files are plaintext"))
-            print("entries:        \(summary["lastSequence"]?.number?.text ?? "0")")
+            print(
+                "entries:        \(summary["entriesKept"]?.number?.text ?? "0") kept, "
+                    + "\(summary["entriesWritten"]?.number?.text ?? "0") ever written")
             let horizon = summary["horizon"]?.number?.text ?? "1"
             print(
                 "horizon:        entry \(horizon)\(horizon == "1" ? " (never compacted)" : " (older entries compacted away)")"

@@ -13,7 +13,7 @@ extension JournalReplay {
         @Argument(help: storeArgumentHelp) var store: String
 
         func run() throws {
-            let journal = try openStore(store)
+            let journal = try openStore(store, writing: true)
             do {
                 let progress = ProgressReporter("rebuilding")
                 try journal.rebuild { done, total in progress.update(done, of: total) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SyncReplay
+import ToolSupport
 
 extension JournalReplay {
     /// Replays a recorded session (`Journals/<area>/<case>/`) in both modes: the journal export
@@ -13,6 +14,10 @@ extension JournalReplay {
 
         @Argument(help: "The session directory, such as Journals/sync-down/paging.") var path: String
 
+        func validate() throws {
+            if path.isEmpty { throw ValidationError("the session path is empty: name a session directory") }
+        }
+
         func run() async throws {
             let session = RecordedSession(directory: URL(fileURLWithPath: path))
             let report: RecordedSession.Report
@@ -20,7 +25,7 @@ extension JournalReplay {
                 report = try await session.replay()
             } catch let error as SessionReplayError {
                 let message = error.isDivergence ? "replay differs: \(error.message)" : error.message
-                FileHandle.standardError.write(Data("journal-replay: \(Self.oneLine(message))\n".utf8))
+                FileHandle.standardError.write(Data("journal-replay: \(FailureLine.oneLine(message))\n".utf8))
                 throw error.isDivergence ? ExitStatus.divergence : ExitStatus.badInput
             } catch {
                 throw fail(error)
@@ -28,11 +33,6 @@ extension JournalReplay {
             print(
                 "ok: \(path): \(report.requestCount) requests and \(report.entryCount) journal entries replayed; "
                     + "projections identical in both modes")
-        }
-
-        /// Error messages can quote files or nested errors; scripts expect one line.
-        private static func oneLine(_ text: String) -> String {
-            text.split(whereSeparator: \.isNewline).joined(separator: " ")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventJournal
+import Foundation
 import LosslessJSON
 
 extension JournalReplay {
@@ -17,6 +18,15 @@ extension JournalReplay {
             let journal = try openStore(store)
             let description: JSONValue
             do {
+                // The library answers a question past the end as of the end; a person asking for
+                // entry 999 of 32 has the wrong store or number, and is told so.
+                if let asOf, asOf > (try journal.lastSequence()) {
+                    FileHandle.standardError.write(
+                        Data(
+                            ("journal-replay: --as-of \(asOf) is past the journal's last entry, "
+                                + "\(try journal.lastSequence())\n").utf8))
+                    throw ExitStatus.badInput
+                }
                 let filter = soup.map { ["soup": $0] } ?? [:]
                 description = try journal.withState(asOf: asOf ?? UInt64.max) { state, sequence in
                     var projections: [String: JSONValue] = [:]
@@ -25,6 +35,8 @@ extension JournalReplay {
                     }
                     return ["asOf": .number(JSONNumber(Int64(sequence))), "projections": .object(projections)]
                 }
+            } catch let exit as ExitCode {
+                throw exit
             } catch {
                 throw fail(error)
             }

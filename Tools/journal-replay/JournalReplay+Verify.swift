@@ -14,10 +14,12 @@ extension JournalReplay {
 
         func run() throws {
             let report: VerificationReport
+            let horizon: JournalHorizon
             do {
                 // Opening may refold projections from the entries, so a damaged entry can
                 // already show here; either way it is a divergence, not a tool failure.
                 let journal = try openSyncStore(store).journal
+                horizon = try journal.horizon()
                 let progress = ProgressReporter("verifying")
                 // The fold passes every round sequence anyway: leaving checkpoints there makes
                 // every later `state --as-of` fold at most one interval (docs/benchmarks.md).
@@ -25,6 +27,8 @@ extension JournalReplay {
                     progress.update(done, of: total)
                 }
                 progress.finish()
+            } catch let error as ValidationError {
+                throw error
             } catch let error as JournalError where error.code == .corruptEntry || error.code == .gap {
                 print("journal-replay: \(error)")
                 throw ExitStatus.divergence
@@ -35,7 +39,17 @@ extension JournalReplay {
                 for divergence in report.divergences { print("divergence: \(divergence)") }
                 throw ExitStatus.divergence
             }
-            print("ok: \(report.lastSequence) entries verified; projections equal a rebuild")
+            guard horizon.isCompacted else {
+                print("ok: \(report.lastSequence) entries verified; projections equal a rebuild")
+                return
+            }
+            // After compaction only the entries from the horizon on exist: say how many, and
+            // that the fold started from the horizon's checkpoint.
+            let kept =
+                report.lastSequence >= horizon.firstSequence ? report.lastSequence - horizon.firstSequence + 1 : 0
+            print(
+                "ok: \(kept) entries verified (\(horizon.firstSequence)…\(report.lastSequence)), from the horizon's "
+                    + "checkpoint at entry \(horizon.anchorSequence); projections equal a rebuild")
         }
     }
 }

@@ -14,7 +14,7 @@ struct JournalReplay: AsyncParsableCommand {
         abstract: "Inspect, check, export and import SyncJournal journals.",
         subcommands: [
             Info.self, Log.self, State.self, Verify.self, Rebuild.self, Compact.self, Export.self, Import.self,
-            Diff.self,
+            Recover.self, Diff.self,
             Blame.self,
             ReplaySession.self,
             Simulate.self,
@@ -33,10 +33,15 @@ struct JournalReplay: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                // One line, as for every other failure; `--help` shows the usage.
+                FileHandle.standardError.write(
+                    Data(("journal-replay: " + FailureLine.oneLine(message(for: error)) + "\n").utf8))
                 Foundation.exit(ExitStatus.badInput.rawValue)
             }
-            exit(withError: error)
+            // Help, an explicit exit status, or an error the command already reported.
+            if error is ExitCode || code == .success { exit(withError: error) }
+            // Anything else escaped a command's own reporting: still one line and a status.
+            Foundation.exit(fail(error).rawValue)
         }
     }
 }
@@ -52,10 +57,20 @@ enum ExitStatus {
 let storeArgumentHelp = ArgumentHelp(
     "The store directory (what msync --store names), or the journal/ folder inside it.", valueName: "store")
 
+/// Refuses an empty path: it would name the current directory (exit 2).
+func requireStorePath(_ path: String) throws {
+    guard !path.isEmpty else { throw ValidationError("the store path is empty: name a store directory") }
+}
+
 /// Opens an existing store, turning errors into one clear line and exit status 3.
-func openStore(_ path: String) throws -> Journal {
+///
+/// Only the writing verbs (`compact`, `rebuild`, `import`, `recover`) pass `writing`: the
+/// others refuse a store of an older format instead of converting it.
+func openStore(_ path: String, writing: Bool = false) throws -> Journal {
     do {
-        return try openSyncStore(path).journal
+        return try openSyncStore(path, writing: writing).journal
+    } catch let error as ValidationError {
+        throw error
     } catch {
         throw fail(error)
     }
@@ -63,7 +78,16 @@ func openStore(_ path: String) throws -> Journal {
 
 /// Opens an existing store with every projection, showing the progress of a long recovery or
 /// conversion on standard error.
-func openSyncStore(_ path: String) throws -> SyncStore {
+func openSyncStore(_ path: String, writing: Bool = false) throws -> SyncStore {
+    try requireStorePath(path)
+    let layout = StoreLayout(directory: URL(fileURLWithPath: path))
+    try layout.requireStore()
+    if !writing, layout.holdsFormatOneStore {
+        throw JournalError(
+            .needsMigration,
+            "\(layout.directory.path) is a store of format 1, which this verb reads only after conversion; "
+                + "convert it with `journal-replay rebuild \(layout.directory.path)` (or any msync command)")
+    }
     let progress = PhasedProgress()
     defer { progress.finish() }
     var options = JournalOptions()
@@ -78,7 +102,7 @@ func openSyncStore(_ path: String) throws -> SyncStore {
 
 /// Prints one line for `error` on standard error and returns the exit status to throw.
 func fail(_ error: any Error) -> ExitCode {
-    FileHandle.standardError.write(Data("journal-replay: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("journal-replay: \(FailureLine.text(for: error))\n".utf8))
     if let journalError = error as? JournalError, journalError.code == .malformedExport { return ExitStatus.badInput }
     if error is BlameFailure { return ExitStatus.badInput }
     if let soupError = error as? SoupError, soupError.code != .storage { return ExitStatus.badInput }

@@ -31,6 +31,12 @@ struct GlobalOptions: ParsableArguments {
     @OptionGroup(title: "Encryption at rest")
     var key: KeyOptions
 
+    /// Refuses an empty store path: it would name the current directory.
+    func validate() throws {
+        let named = store ?? ProcessInfo.processInfo.environment["MSYNC_STORE"]
+        if named == "" { throw ValidationError("the store path is empty: name a store directory") }
+    }
+
     /// The store directory after the environment and the default are applied.
     var storeURL: URL {
         URL(fileURLWithPath: store ?? ProcessInfo.processInfo.environment["MSYNC_STORE"] ?? ".msync")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ToolSupport
 
 @main
 struct MSync: AsyncParsableCommand {
@@ -26,11 +27,16 @@ struct MSync: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                // One line, as for every other failure; `--help` shows the usage.
+                FileHandle.standardError.write(Data(("msync: " + FailureLine.oneLine(message(for: error)) + "\n").utf8))
                 Foundation.exit(MSyncExit.badInput.rawValue)
             }
-            exit(withError: error)
+            // Help, an explicit exit status, or an error the command already reported.
+            if error is ExitCode || code == .success { exit(withError: error) }
+            // Anything else escaped a command's own reporting: still one line and a status.
+            Foundation.exit(fail(error).rawValue)
         }
     }
 }

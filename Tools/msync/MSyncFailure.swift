@@ -5,6 +5,7 @@ import LosslessJSON
 import MobileSync
 import SalesforceAPI
 import Soups
+import ToolSupport
 
 /// msync's exit statuses (docs: DESIGN.md).
 enum MSyncExit {
@@ -16,7 +17,7 @@ enum MSyncExit {
 
 /// Prints one clear line for `error` and returns the exit status it maps to.
 func fail(_ error: any Error) -> ExitCode {
-    FileHandle.standardError.write(Data("msync: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("msync: \(FailureLine.text(for: error))\n".utf8))
     switch error {
     case let error as SoupError:
         return error.code == .storage ? MSyncExit.storeError : MSyncExit.badInput

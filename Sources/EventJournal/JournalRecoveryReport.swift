@@ -1,0 +1,19 @@
+public import Foundation
+
+/// What ``Journal/recoverJournal(directory:projections:clock:options:logger:)`` did: where the
+/// new journal begins and where the damaged one was put.
+public struct JournalRecoveryReport: Sendable, Hashable, CustomStringConvertible {
+    /// The entry the projections had folded through: the state the new journal starts from.
+    public var baselineSequence: UInt64
+    /// The new journal's first entry, a `journal.recovered` entry right after the baseline.
+    public var recoveredSequence: UInt64
+    /// The folder holding the damaged journal and the old checkpoints, never deleted.
+    public var keptAside: URL
+    /// Why the journal could not be opened: the refusal's message.
+    public var reason: String
+
+    public var description: String {
+        "started a new journal at entry \(recoveredSequence) from the projections' state as of entry "
+            + "\(baselineSequence); the damaged journal and old checkpoints are in \(keptAside.path)"
+    }
+}

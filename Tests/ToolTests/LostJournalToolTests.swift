@@ -1,0 +1,90 @@
+import Foundation
+import SyncTesting
+import Testing
+
+/// Issue 29 through the tools: a journal that lost entries is exit 3 with one line, `recover`
+/// keeps the data, and read verbs neither move files nor take non-stores for stores.
+@Suite struct LostJournalToolTests {
+    let msync: BuiltProduct
+    let replay: BuiltProduct
+    let directory: TemporaryDirectory
+
+    init() throws {
+        (msync, replay, directory) = try ToolWorkspace.make("lost-journal-tools")
+    }
+
+    /// A store with a soup and three local creates.
+    private func makeStore() throws -> URL {
+        let store = directory.appending("store")
+        #expect(try msync.run(["--store", store.path, "register-soup", "acc", "--index", "Id:string"]).status == 0)
+        for n in 1...3 {
+            #expect(try msync.run(["--store", store.path, "create", "acc", "{\"Name\":\"n\(n)\"}"]).status == 0)
+        }
+        return store
+    }
+
+    @Test func aDeletedJournalIsExitThreeWithOneLineThenRecoverKeepsTheDirtyRecords() throws {
+        defer { directory.remove() }
+        let store = try makeStore()
+        let dirtyBefore = try msync.run(["--store", store.path, "dirty", "acc"]).standardOutput
+        try FileManager.default.removeItem(at: store.appendingPathComponent("journal/data.mdb"))
+        for run in [
+            try msync.run(["--store", store.path, "soups"]), try replay.run(["verify", store.path]),
+            try replay.run(["info", store.path]),
+        ] {
+            #expect(run.status == 3, "\(run.standardError)")
+            #expect(run.standardError.split(separator: "\n").count == 1, "\(run.standardError)")
+            #expect(run.standardError.contains("folded through entry 4"))
+            #expect(run.standardError.contains("journal-replay recover"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("journal/data.mdb").path))
+        let recover = try replay.run(["recover", store.path])
+        #expect(recover.status == 0, "\(recover.standardError)")
+        #expect(recover.standardOutput.contains("damaged-1"))
+        #expect(try msync.run(["--store", store.path, "dirty", "acc"]).standardOutput == dirtyBefore)
+        #expect(try replay.run(["verify", store.path]).status == 0)
+        let again = try replay.run(["recover", store.path])
+        #expect(again.status == 3)
+        #expect(again.standardError.contains("nothing to recover"))
+    }
+
+    @Test func infoOnAProjectionsFolderChangesNothingAndNamesTheStore() throws {
+        defer { directory.remove() }
+        let store = try makeStore()
+        let projections = store.appendingPathComponent("projections")
+        let before = try FileManager.default.contentsOfDirectory(atPath: projections.path).sorted()
+        let bytes = try Data(contentsOf: projections.appendingPathComponent("data.mdb"))
+        let info = try replay.run(["info", projections.path])
+        #expect(info.status == 3)
+        #expect(info.standardError.contains("projections folder of the store"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: projections.path).sorted() == before)
+        #expect(try Data(contentsOf: projections.appendingPathComponent("data.mdb")) == bytes)
+        #expect(
+            try msync.run(["--store", store.path, "dirty", "acc"]).standardOutput.split(separator: "\n").count == 3)
+    }
+
+    @Test func pathsThatAreNotStoresAreRefusedAndEmptyPathsAreBadInput() throws {
+        defer { directory.remove() }
+        let file = directory.appending("plain")
+        try Data("x".utf8).write(to: file)
+        let emptyJournal = directory.appending("empty-journal")
+        try FileManager.default.createDirectory(
+            at: emptyJournal.appendingPathComponent("journal"), withIntermediateDirectories: true)
+        try Data().write(to: emptyJournal.appendingPathComponent("journal/data.mdb"))
+        for path in [file.path, emptyJournal.path, directory.appending("missing").path] {
+            for verb in ["info", "verify", "log", "export", "state"] {
+                let run = try replay.run([verb, path])
+                #expect(run.status == 3, "\(verb) \(path): \(run.standardError)")
+                #expect(run.standardError.split(separator: "\n").count == 1)
+            }
+        }
+        #expect(try Data(contentsOf: emptyJournal.appendingPathComponent("journal/data.mdb")).isEmpty)
+        for arguments in [
+            ["verify", ""], ["import", "x", ""], ["import", "", "S"], ["recover", ""], ["diff", "", ""],
+        ] {
+            let run = try replay.run(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.standardError)")
+        }
+        #expect(try msync.run(["--store", "", "soups"]).status == 2)
+    }
+}
