@@ -41,6 +41,7 @@ extension SyncState {
     /// the progress the running one reports.
     ///
     /// - Parameters:
+    ///   - page: the page, as journaled, with its ``SyncDownPage/recordCount``.
     ///   - leftAlone: how many of the page's records the soup fold left alone (decision 0325).
     /// - Returns: the progress reports the page makes, in order: page 0's `RUNNING(0, total)`,
     ///   then a new progress if any.

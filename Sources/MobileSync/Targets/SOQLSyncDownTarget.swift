@@ -47,7 +47,9 @@ public struct SOQLSyncDownTarget: SyncDownTarget {
 
     /// The query a run with this watermark sends.
     ///
-    /// - Parameter settledThrough: the sync's ``SyncState/settledThrough``, or `-1`.
+    /// - Parameters:
+    ///   - maxTimeStamp: the watermark handed to the target.
+    ///   - settledThrough: the sync's ``SyncState/settledThrough``, or `-1`.
     public func query(maxTimeStamp: Int64, settledThrough: Int64 = -1) throws(SyncError) -> String {
         try SOQLQuery.addFilterForReSync(
             query, modificationDateFieldName: modificationDateFieldName,
