@@ -45,7 +45,10 @@ let package = Package(
         // figures the SQLCipher child hands back. It links no SQLite of any kind.
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "LosslessJSON", package: "SyncJournal")]
+            dependencies: [
+                .product(name: "Determinism", package: "SyncJournal"),
+                .product(name: "LosslessJSON", package: "SyncJournal"),
+            ]
         ),
         // SmartStore's encrypted baseline in a process of its own: SQLCipher exports the same
         // `sqlite3_*` symbols as the SQLite GRDB links, so the two cannot share one binary.

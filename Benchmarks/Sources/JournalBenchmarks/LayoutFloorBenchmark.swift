@@ -2,6 +2,7 @@ import BenchmarkSupport
 import Determinism
 import Foundation
 import LMDBStore
+import LosslessJSON
 import SyncTesting
 
 /// What LMDB alone costs for the soup layouts, with no JSON work and no Swift values: the floor

@@ -4,6 +4,7 @@ import EventJournal
 import Foundation
 import LMDBStore
 import Logging
+import LosslessJSON
 import MobileSync
 import Soups
 import SyncTesting

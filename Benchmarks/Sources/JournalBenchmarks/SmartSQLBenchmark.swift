@@ -1,7 +1,9 @@
+import BenchmarkSupport
 import Determinism
 import EventJournal
 import Foundation
 import GRDB
+import LMDBStore
 import Logging
 import LosslessJSON
 import Soups
@@ -266,7 +268,8 @@ struct SmartSQLBenchmark {
 
     /// Inserts `records` into SmartStore's table `table`, whose index columns hold `paths` in order
     /// (text, or integers for numbers).
-    private static func insert(_ records: [JSONValue], into table: String, paths: [String], _ db: Database) throws {
+    private static func insert(_ records: [JSONValue], into table: String, paths: [String], _ db: GRDB.Database) throws
+    {
         let columns = paths.indices.map { "\(table)_\($0)" }.joined(separator: ", ")
         let marks = Array(repeating: "?", count: paths.count).joined(separator: ", ")
         let statement = try db.makeStatement(
