@@ -20,8 +20,7 @@ struct DemoSession {
 
     func run() async throws {
         // The store is `--store` itself, so `msync --store <it> …` works on what the demo left.
-        let directory = root
-        let store = try SyncStore(directory: directory, clock: SystemWallClock(), logger: logger)
+        let store = try SyncStore(directory: root, clock: SystemWallClock(), logger: logger)
         let client = SalesforceClient(
             credentials: SalesforceCredentials(instanceURL: server.url, accessToken: simulator.accessToken),
             logger: logger)
@@ -89,7 +88,7 @@ struct DemoSession {
         say("   \(report.isConsistent ? "ok" : "DIVERGED"): \(report.lastSequence) entries verified")
         guard report.isConsistent else { throw UsageFailure("the demo journal did not verify") }
 
-        let path = directory.path
+        let path = root.path
         say("\nThe store is at \(path). Look inside with:")
         say("   swift run msync --store \(path) status")
         say("   swift run journal-replay info \(path)")
