@@ -226,17 +226,21 @@ struct CheckpointStore {
 // MARK: - Sealing again
 
 extension CheckpointStore {
-    /// Seals the checkpoint at `sequence` again under the sealer's current data key (a key
-    /// rotation, decision 0006); returns whether it did, or `false` for a checkpoint that is
-    /// not whole (left for ``discard(_:)``).
+    /// Rewrites the checkpoint at `sequence` through `transform`: seals it again under the
+    /// sealer's current data key (a key rotation, decision 0006) or migrates it to other
+    /// projection versions (decision 0010). Returns whether it did, or `false` for a checkpoint
+    /// that is not whole (left for ``discard(_:)``).
     ///
     /// The new copy is written beside the old one under the other of two names, synced, then
     /// a new manifest naming it replaces the old manifest in one `rename`, and only then is the
     /// old copy removed. So at every moment the manifest names a whole copy that matches it.
     /// - Parameters:
     ///   - scratch: a folder to work in; removed first and afterwards.
-    ///   - reseal: seals every value of an environment again.
-    func reseal(_ sequence: UInt64, scratch: URL, reseal: (Environment) throws -> Void) throws -> Bool {
+    ///   - projections: the signature the new manifest records; `nil` keeps the old one.
+    ///   - transform: changes the copy's environment in place.
+    func rewrite(
+        _ sequence: UInt64, scratch: URL, projections: String? = nil, _ transform: (Environment) throws -> Void
+    ) throws -> Bool {
         let files = FileManager.default
         let folder = folder(sequence)
         guard var manifest = Self.anyManifest(in: folder), manifest.sequence == sequence else { return false }
@@ -248,8 +252,9 @@ extension CheckpointStore {
             dataFile(sequence, manifest), to: scratch.appendingPathComponent(Self.dataName))
         guard copied.checksum == manifest.crc32c, copied.bytes == manifest.bytes else { return false }
         let compacted = scratch.appendingPathComponent("compacted", isDirectory: true)
-        try resealCopy(in: scratch, into: compacted, reseal)
+        try transformCopy(in: scratch, into: compacted, transform)
         let oldName = manifest.dataName
+        if let projections { manifest.projections = projections }
         manifest.dataName = oldName == Self.dataName ? "data-resealed.mdb" : Self.dataName
         let newFile = folder.appendingPathComponent(manifest.dataName)
         try? files.removeItem(at: newFile)
@@ -270,13 +275,32 @@ extension CheckpointStore {
         return true
     }
 
-    /// Opens the copy in `scratch`, seals its values again, and writes a compact copy of it
-    /// into `destination`; the environment is closed when this returns.
-    private func resealCopy(in scratch: URL, into destination: URL, _ reseal: (Environment) throws -> Void) throws {
+    /// Opens the copy in `scratch`, changes it, and writes a compact copy of it into
+    /// `destination`; the environment is closed when this returns.
+    private func transformCopy(
+        in scratch: URL, into destination: URL, _ transform: (Environment) throws -> Void
+    ) throws {
         var options = EnvironmentOptions()
         options.flushesOnCommit = false
         let environment = try Environment(directory: scratch, options: options, sealer: sealer)
-        try reseal(environment)
+        try transform(environment)
         try environment.copy(to: destination, compact: true)
+    }
+
+    /// Migrates the checkpoint at `sequence`, written by other versions of `projections`, to
+    /// this store's (decision 0010). Returns whether it did; a checkpoint that is not whole, or
+    /// whose projections cannot migrate, is left as it is.
+    func migrate(_ sequence: UInt64, to projections: [any Projection], scratch: URL) throws -> Bool {
+        guard let manifest = Self.anyManifest(in: folder(sequence)), manifest.sequence == sequence,
+            manifest.layout == ProjectionStore.layoutVersion, manifest.projections != signature,
+            ProjectionStore.migrationSteps(of: projections, from: manifest.projections) != nil
+        else { return false }
+        return try rewrite(sequence, scratch: scratch, projections: signature) { environment in
+            let store = try ProjectionStore(projections: projections, in: environment)
+            guard try environment.write({ try store.migrate(in: $0) }) else {
+                throw JournalError(
+                    .needsMigration, "checkpoint \(sequence) records other projections than its manifest says")
+            }
+        }
     }
 }

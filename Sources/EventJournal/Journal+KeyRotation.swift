@@ -134,8 +134,7 @@ extension Journal {
             "partial-\(ProcessInfo.processInfo.processIdentifier)-reseal", isDirectory: true)
         var done = 0
         for sequence in sequences {
-            if try checkpoints.reseal(sequence, scratch: scratch, reseal: { _ = try reseal.environment($0, part: nil) })
-            {
+            if try checkpoints.rewrite(sequence, scratch: scratch, { _ = try reseal.environment($0, part: nil) }) {
                 done += 1
             } else {
                 checkpoints.discard(sequence)

@@ -174,16 +174,22 @@ struct JournalOpening {
     }
 
     private func openProjections(_ journal: JournalEnvironment, format: UInt32) throws -> Outcome {
+        var migratedFrom: String?
         for _ in 0..<Self.repairAttemptMax {
             let state = try journalState(journal)
             switch try judge(state, journal: journal, format: format) {
             case .trusted(let store):
                 var outcome = Outcome(store: store)
+                outcome.report.migratedProjectionsFrom = migratedFrom
                 if state.lastSequence > 0, format == 1 {
                     outcome.report.reason = "a conversion from format 1 was interrupted; it continues"
                 }
                 return outcome
             case .reset(let store, let reason):
+                if let migrated = try migrateCompacted(journal, store: store) {
+                    migratedFrom = migrated
+                    continue
+                }
                 try refuseRebuildIfCompacted(journal, reason: reason)
                 var outcome = Outcome(store: store, needsReset: true)
                 if state.lastSequence > 0 {
@@ -193,6 +199,9 @@ struct JournalOpening {
                 return outcome
             case .untrusted(let reason):
                 try refuseCheckpointsAhead(of: state.lastSequence)
+                _ = try Journal.guarded("cannot migrate the checkpoints") {
+                    try journal.environment.write { try migrateCheckpointsIfCompacted(journal, in: $0) }
+                }
                 guard let repair = try repair(journal, expectedGeneration: state.repairGeneration) else { continue }
                 var outcome = Outcome(store: try openStore(), foldPhase: .recovering)
                 outcome.report.reason = reason
@@ -208,6 +217,56 @@ struct JournalOpening {
         throw JournalError(
             .storage,
             "the projections at \(layout.projectionDirectory.path) kept changing while this process recovered them")
+    }
+
+    /// Brings the projections and checkpoints of a compacted store, written by other versions
+    /// of the projections, to this build's in place (decision 0010); returns the versions it
+    /// migrated from, or `nil` when it could not.
+    ///
+    /// The checkpoints go first, each in one atomic rewrite, then the live projections, synced:
+    /// an interruption leaves the live state old and opening migrates again, while checkpoints
+    /// of the old versions would be discarded as unusable by a later recovery. All under the
+    /// journal's write lock, so processes opening together migrate once.
+    private func migrateCompacted(_ opened: JournalEnvironment, store: ProjectionStore) throws -> String? {
+        let migrated = try Journal.guarded("cannot migrate the projections") {
+            try opened.environment.write { transaction -> String? in
+                guard try migrateCheckpointsIfCompacted(opened, in: transaction) else { return nil }
+                let stored = try store.environment.read {
+                    try $0.get(store.fold, key: ProjectionStore.signatureKey).map {
+                        String(decoding: $0, as: UTF8.self)
+                    }
+                }
+                guard let stored, ProjectionStore.migrationSteps(of: projections, from: stored) != nil,
+                    try store.environment.write({ try store.migrate(in: $0) })
+                else { return nil }
+                try store.environment.flush()
+                return stored
+            }
+        }
+        if let migrated {
+            logger.notice(
+                "migrated the projections at \(layout.projectionDirectory.path) from \(migrated) to \(store.signature)")
+        }
+        return migrated
+    }
+
+    /// Migrates every checkpoint of other projection versions that can migrate, when the store
+    /// was compacted (an uncompacted one rebuilds instead); returns whether it was.
+    private func migrateCheckpointsIfCompacted(_ opened: JournalEnvironment, in transaction: Transaction) throws
+        -> Bool
+    {
+        guard try Journal.horizon(meta: opened.meta, in: transaction).isCompacted else { return false }
+        let checkpoints = CheckpointStore(
+            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
+            sealer: cipher)
+        let scratch = layout.checkpointDirectory.appendingPathComponent(
+            "partial-\(ProcessInfo.processInfo.processIdentifier)-migrate", isDirectory: true)
+        for sequence in checkpoints.sequences() where checkpoints.manifest(sequence) == nil {
+            if try checkpoints.migrate(sequence, to: projections, scratch: scratch) {
+                logger.notice("migrated checkpoint \(sequence) to \(checkpoints.signature)")
+            }
+        }
+        return true
     }
 
     /// A rebuild folds from the first entry; a compacted journal no longer has it, and a

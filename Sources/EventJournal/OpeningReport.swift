@@ -25,6 +25,9 @@ public struct OpeningReport: Sendable, Hashable {
     public var reason: String?
     /// The format of the store before this open converted it, when it did.
     public var migratedFromFormat: UInt32?
+    /// The projection versions (`name@version`, comma-separated) whose state this open
+    /// migrated in place to this build's, when it did (a compacted store, decision 0010).
+    public var migratedProjectionsFrom: String?
     /// How many entries opening folded into the projections.
     public var foldedEntries: UInt64 = 0
 }

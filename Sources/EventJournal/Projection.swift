@@ -21,7 +21,9 @@ import Synchronization
 /// Rules for `apply`: it reads nothing but `entry` and the projection's own databases; never
 /// the clock, the network or randomness. Anything like that is decided before appending and
 /// recorded in the entry. Bump ``version`` whenever the fold changes: the journal then
-/// rebuilds the projection from the entries when it opens.
+/// rebuilds the projection from the entries when it opens. A compacted journal no longer holds
+/// its first entries, so a store that was compacted can only be brought to the new version by
+/// ``migrate(from:in:)`` (decision 0010).
 public protocol Projection: Sendable {
     /// A unique name; it keys the projection's version in the journal's metadata.
     var name: String { get }
@@ -58,6 +60,25 @@ public protocol Projection: Sendable {
     /// support can still read it: an upload whose outcome is unknown keeps its intent. The
     /// default is `nil`. It must be cheap: compaction asks it once per run.
     func oldestNeededSequence(in context: ProjectionContext) throws -> UInt64?
+
+    /// The earlier versions whose state ``migrate(from:in:)`` brings to ``version`` in place.
+    ///
+    /// The default is none: a store whose history was compacted then refuses to open with a
+    /// new version, since the rebuild it would need folds from entries that are gone.
+    var migratableVersions: Set<Int> { get }
+
+    /// Brings state written by `version` of this fold to ``version`` in place, without the
+    /// journal.
+    ///
+    /// Only a store that cannot rebuild (its history was compacted) migrates; every other store
+    /// rebuilds, which is exact by definition. So a migration should give the state the new
+    /// fold would have given, and where that needs entries that are gone, the closest state the
+    /// old one determines, documented. It runs on the live projections and on every
+    /// checkpoint, in one write each, and must read nothing but `context`.
+    /// - Parameters:
+    ///   - version: the version that wrote the state, one of ``migratableVersions``.
+    ///   - context: the state to migrate, writable.
+    func migrate(from version: Int, in context: ProjectionContext) throws
 }
 
 extension Projection {
@@ -71,6 +92,13 @@ extension Projection {
 
     public func oldestNeededSequence(in context: ProjectionContext) throws -> UInt64? {
         nil
+    }
+
+    public var migratableVersions: Set<Int> { [] }
+
+    public func migrate(from version: Int, in context: ProjectionContext) throws {
+        throw JournalError(
+            .needsMigration, "projection \(name) has no migration from version \(version) to \(self.version)")
     }
 
     public func reset(in context: ProjectionContext) throws {

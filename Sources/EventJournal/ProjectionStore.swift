@@ -125,6 +125,49 @@ struct ProjectionStore {
         }
     }
 
+    // MARK: - Migrating
+
+    /// The steps that bring state written under `signature` (``signature``'s form) to
+    /// `projections` in place: each projection whose version differs, with the version
+    /// that wrote it. `nil` when some projection cannot migrate or the projections are not the
+    /// same ones; an empty list when nothing differs.
+    static func migrationSteps(of projections: [any Projection], from signature: String)
+        -> [(projection: any Projection, from: Int)]?
+    {
+        var stored: [String: Int] = [:]
+        for part in signature.split(separator: ",") {
+            guard let at = part.lastIndex(of: "@"), let version = Int(part[part.index(after: at)...]) else {
+                return nil
+            }
+            stored[String(part[..<at])] = version
+        }
+        guard stored.count == projections.count else { return nil }
+        var steps: [(projection: any Projection, from: Int)] = []
+        for projection in projections {
+            guard let version = stored[projection.name] else { return nil }
+            guard version != projection.version else { continue }
+            guard projection.migratableVersions.contains(version) else { return nil }
+            steps.append((projection, version))
+        }
+        return steps
+    }
+
+    /// Migrates state written by other versions of the projections in place, in
+    /// `transaction`, and records this build's versions; returns whether it could (when not,
+    /// nothing changed).
+    func migrate(in transaction: Transaction) throws -> Bool {
+        var expectedLayout: [UInt8] = []
+        expectedLayout.appendBigEndian(Self.layoutVersion)
+        guard try transaction.get(fold, key: Self.layoutKey) == expectedLayout,
+            let stored = try transaction.get(fold, key: Self.signatureKey),
+            let steps = Self.migrationSteps(of: projections, from: String(decoding: stored, as: UTF8.self))
+        else { return false }
+        let context = context(transaction)
+        for step in steps { try step.projection.migrate(from: step.from, in: context) }
+        try transaction.put(fold, key: Self.signatureKey, value: Array(signature.utf8))
+        return true
+    }
+
     // MARK: - Folding
 
     /// Applies `entry` to every projection.

@@ -1,4 +1,5 @@
 public import LosslessJSON
+import Soups
 
 /// The local records of one sync that the server no longer has: what `cleanResyncGhosts` deletes.
 ///
@@ -20,7 +21,7 @@ public enum GhostSet {
     ) -> [String] {
         var ghosts: [String] = []
         for record in localRecords {
-            guard record[LocalFlags.syncId]?.number?.int64Value == syncId, !SyncDownMerge.isDirty(record),
+            guard record[LocalFlags.syncId]?.number?.int64Value == syncId, !LocalFlags.isDirty(record),
                 let id = record[idFieldName]?.string, !remoteIds.contains(id)
             else { continue }
             ghosts.append(id)

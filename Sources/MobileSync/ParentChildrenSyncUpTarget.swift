@@ -1,5 +1,6 @@
 public import LosslessJSON
 public import SalesforceAPI
+import Soups
 
 /// The parent/children sync-up target: one `POST /composite` per parent with its dirty
 /// children (Mobile SDK's `ParentChildrenSyncUpTarget`), `allOrNone` false.

@@ -10,19 +10,23 @@ extension SyncDownTargetDescriptor {
     /// a parent that did not change is never fetched again; the second query asks for exactly
     /// those: `… where <parent id> in (select <parent id field> from <Child> where <child date> >= D) …`
     /// (a semi-join cannot be joined to the first query by `or` in SOQL). Every date predicate
-    /// is the window's, ``reSyncWindow(maxTimeStamp:)``, through
+    /// is the window's, ``reSyncWindow(maxTimeStamp:settledThrough:)``, through
     /// ``SOQLQuery/addFilterForReSync(_:modificationDateFieldName:window:)``, the SOQL target's:
     /// both targets ask from the start of the watermark's second minus the overlap (decision 0321).
     ///
     /// The filter is put in parentheses, so a filter with `or` stays one condition beside the
     /// watermark's predicate (Mobile SDK adds none).
     ///
+    /// - Parameters:
+    ///   - maxTimeStamp: the sync's watermark, epoch milliseconds.
+    ///   - settledThrough: the sync's ``SyncState/settledThrough``, or `-1`: a settled second
+    ///     is not asked again (decision 0325).
     /// - Returns: no queries when this is not a parent/children target.
     /// - Throws: ``SyncError/Code/malformedQuery`` when the filter cannot be tokenized.
-    public func parentChildrenQueries(maxTimeStamp: Int64) throws(SyncError) -> [String] {
+    public func parentChildrenQueries(maxTimeStamp: Int64, settledThrough: Int64 = -1) throws(SyncError) -> [String] {
         guard case .parentChildren(let relationship, let parentFieldlist, let childrenFieldlist, let filter) = kind
         else { return [] }
-        let window = reSyncWindow(maxTimeStamp: maxTimeStamp)
+        let window = reSyncWindow(maxTimeStamp: maxTimeStamp, settledThrough: settledThrough)
         let parent = relationship.parent
         let children = relationship.children
         let childFields = Self.withIdAndDate(

@@ -20,7 +20,7 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     /// How many seconds before the watermark's second a reSync starts asking (JSON key
     /// `reSyncOverlapSeconds`, default 0, written only when not 0): see ``ReSyncWindow``. Read by
     /// the targets that reSync from the watermark (SOQL, Refresh, parent/children, briefcase, and
-    /// custom targets that use ``reSyncWindow(maxTimeStamp:)``).
+    /// custom targets that use ``reSyncWindow(maxTimeStamp:settledThrough:)``).
     ///
     /// With 0 a reSync asks from the start of the watermark's second, which catches every change
     /// committed in that second or later. Widen it when records can be committed with a date
@@ -151,12 +151,17 @@ public struct SyncDownTargetDescriptor: Hashable, Sendable {
     }
 
     /// The modification dates a run asks for when the sync's watermark is `maxTimeStamp`: from
-    /// the start of its second, minus ``reSyncOverlapSeconds``, inclusive.
+    /// the start of its second, minus ``reSyncOverlapSeconds``, inclusive; or from just after
+    /// `settledThrough` when that is later (decision 0325).
     ///
     /// The built-in targets use it; a custom target gets the same guarantee by asking the server
     /// for `window.predicate(modificationDateFieldName:)` instead of "after `maxTimeStamp`".
-    public func reSyncWindow(maxTimeStamp: Int64) -> ReSyncWindow {
-        ReSyncWindow(maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds)
+    /// - Parameters:
+    ///   - maxTimeStamp: the sync's watermark, epoch milliseconds.
+    ///   - settledThrough: the sync's ``SyncState/settledThrough`` (``SyncDownContext/settledThrough``),
+    ///     or `-1` when no second is known to be settled.
+    public func reSyncWindow(maxTimeStamp: Int64, settledThrough: Int64 = -1) -> ReSyncWindow {
+        ReSyncWindow(maxTimeStamp: maxTimeStamp, overlapSeconds: reSyncOverlapSeconds, settledThrough: settledThrough)
     }
 
     /// The `Sforce-Query-Options` header value for a SOQL target, such as `batchSize=500`, or

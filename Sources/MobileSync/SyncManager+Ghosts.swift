@@ -125,10 +125,10 @@ extension SyncManager {
                 QuerySpec.all(soupName, pageSize: Self.ghostScanPageSize), pageIndex: pageIndex)
             for record in page {
                 let owner = record[LocalFlags.syncId] ?? .null
-                if owner.number?.int64Value == syncId, !SyncDownMerge.isDirty(record) {
+                if owner.number?.int64Value == syncId, !LocalFlags.isDirty(record) {
                     owned.append(record)
                 } else if owner.isNull, record[LocalFlags.local] == .bool(false),
-                    let id = record[idFieldName]?.string, !id.hasPrefix(Self.localIdPrefix)
+                    let id = record[idFieldName]?.string, !LocalFlags.isLocalId(id)
                 {
                     unowned.append(record)
                 }
@@ -137,9 +137,6 @@ extension SyncManager {
             pageIndex += 1
         }
     }
-
-    /// The prefix of the ids `createLocally` gives; such a record was never on the server.
-    static let localIdPrefix = "local_"
 
     /// The id-field values of `records` that the server does not return, sorted; ids in `known`
     /// (just returned by the target) are not asked again.

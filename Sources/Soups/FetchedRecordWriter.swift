@@ -82,7 +82,9 @@ struct FetchedRecordWriter {
         let placement = match == nil ? newRecordPlacement : .anywhere
         if match == nil { nextEntryId += 1 }
         if let splicedBytes {
-            try state.putRecord(record, bytes: splicedBytes(entryId), entryId: entryId, in: soup, placement: placement)
+            try state.putRecord(
+                record, bytes: splicedBytes(entryId), lastModifiedDate: time.millisecondsSinceEpoch, entryId: entryId,
+                in: soup, placement: placement)
         } else {
             let added = SoupProjection.addedFields(syncId: syncId, entryId: entryId, at: time)
             let stored = record.object.map { JSONValue.object($0.merging(added) { $1 }) } ?? record

@@ -3,10 +3,14 @@ import LosslessJSON
 
 /// The index and token keys that one record has, kept next to it so that replacing or
 /// deleting the record removes exactly what was written, even for indexes that an alter
-/// without re-indexing left holding nulls.
+/// without re-indexing left holding nulls; and the record's creation date.
 struct IndexEntries: Hashable, Sendable {
     var indexKeys: [[UInt8]] = []
     var tokenKeys: [[UInt8]] = []
+    /// The record's `_soupCreatedDate` in milliseconds (SmartStore's `created` column): its
+    /// `_soupLastModifiedDate` when it was first stored. `nil` for a record stored by a version
+    /// that did not keep it (decision 0010).
+    var createdDate: Int64?
 
     init() {}
 
@@ -62,9 +66,10 @@ struct IndexEntries: Hashable, Sendable {
         return key
     }
 
-    /// Keeps only the keys of the indexes in `ids`.
+    /// Keeps only the keys of the indexes in `ids`, and the creation date.
     func keeping(_ ids: Set<UInt16>) -> IndexEntries {
         var kept = IndexEntries()
+        kept.createdDate = createdDate
         kept.indexKeys = indexKeys.filter { ids.contains(SoupDatabases.indexId(ofKey: $0)) }
         kept.tokenKeys = tokenKeys.filter { ids.contains(SoupDatabases.indexId(ofKey: $0)) }
         return kept
@@ -75,14 +80,37 @@ struct IndexEntries: Hashable, Sendable {
         tokenKeys += other.tokenKeys
     }
 
-    /// Length-prefixed keys: a count of index keys, then each key, then the token keys.
+    /// Length-prefixed keys: a count of index keys, then each key, then the token keys; then
+    /// the creation date (`Int64` BE) when known.
     var encoded: [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(
-            16 + indexKeys.reduce(0) { $0 + 8 + $1.count } + tokenKeys.reduce(0) { $0 + 8 + $1.count })
+            24 + indexKeys.reduce(0) { $0 + 8 + $1.count } + tokenKeys.reduce(0) { $0 + 8 + $1.count })
         Self.encode(indexKeys, into: &bytes)
         Self.encode(tokenKeys, into: &bytes)
+        if let createdDate { appendBigEndian(UInt64(bitPattern: createdDate), to: &bytes) }
         return bytes
+    }
+
+    /// The creation date in an encoded list, read without copying its keys; `nil` for a list
+    /// written without one.
+    static func createdDate(inEncoded bytes: some RandomAccessCollection<UInt8>) -> Int64? {
+        var position = bytes.startIndex
+        func readNumber() -> UInt64? {
+            guard bytes.distance(from: position, to: bytes.endIndex) >= 8 else { return nil }
+            let end = bytes.index(position, offsetBy: 8)
+            defer { position = end }
+            return readBigEndian(bytes[position..<end])
+        }
+        for _ in 0..<2 {
+            guard let count = readNumber() else { return nil }
+            for _ in 0..<count {
+                guard let length = readNumber(), length <= UInt64(bytes.distance(from: position, to: bytes.endIndex))
+                else { return nil }
+                position = bytes.index(position, offsetBy: Int(length))
+            }
+        }
+        return readNumber().map { Int64(bitPattern: $0) }
     }
 
     private static func encode(_ keys: [[UInt8]], into bytes: inout [UInt8]) {
@@ -117,5 +145,8 @@ struct IndexEntries: Hashable, Sendable {
         }
         indexKeys = lists[0]
         tokenKeys = lists[1]
+        if bytes.distance(from: position, to: bytes.endIndex) >= 8 {
+            createdDate = Int64(bitPattern: readBigEndian(bytes[position..<bytes.index(position, offsetBy: 8)]))
+        }
     }
 }

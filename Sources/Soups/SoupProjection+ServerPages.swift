@@ -28,8 +28,8 @@ extension SoupProjection {
         static let childIdFieldHeader = "childIdFieldName"
         static let childDateFieldHeader = "childModificationDateFieldName"
         static let childParentIdFieldHeader = "childParentIdFieldName"
-        static let syncIdField = "__sync_id__"
-        static let lastErrorField = "__last_error__"
+        static let syncIdField = LocalFlags.syncId
+        static let lastErrorField = LocalFlags.lastError
     }
 
     /// Folds a sync-down entry into the soups; returns `false` for every other kind.

@@ -26,8 +26,8 @@ extension SoupProjection {
         static let masterDetail = "MASTER_DETAIL"
         static let mergeModeHeader = "mergeMode"
         static let leaveIfChanged = "LEAVE_IF_CHANGED"
-        static let lastErrorField = "__last_error__"
-        static let syncIdField = "__sync_id__"
+        static let lastErrorField = LocalFlags.lastError
+        static let syncIdField = LocalFlags.syncId
     }
 
     /// Folds an upload intent or outcome into its soup; returns `false` for every other kind.

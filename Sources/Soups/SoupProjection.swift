@@ -17,7 +17,14 @@ public struct SoupProjection: Projection {
     /// The projection's name in the journal's metadata.
     public let name = "soups"
     /// The layout version of the projection's databases; a change rebuilds them on open.
-    public let version = 2
+    ///
+    /// Version 3 folds diacritics out of full-text tokens and keeps each record's creation
+    /// date; a compacted store of version 2 migrates in place (``migrate(from:in:)``).
+    public let version = 3
+    /// Version 2 migrates in place.
+    public var migratableVersions: Set<Int> {
+        [2]
+    }
     /// The LMDB databases the projection owns (their layout is in `docs/soups.md`).
     public var databaseNames: [String] {
         SoupDatabases.names
@@ -118,6 +125,34 @@ public struct SoupProjection: Projection {
             nextEntryId = max(nextEntryId, UInt64(entryId) + 1)
         }
         try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+    }
+
+    /// Brings a version-2 state to version 3 (decision 0010): every record's full-text tokens
+    /// are taken again from the record, so they lose their diacritics as the fold now takes
+    /// them; only indexes that gave the record tokens, so one added without re-indexing stays
+    /// empty as SmartStore leaves it. Creation dates were not kept by version 2, and the
+    /// entries that created the records may be gone: those records keep none, and read their
+    /// last modification date as their creation date.
+    /// - Parameters:
+    ///   - version: 2.
+    ///   - context: the state to migrate.
+    public func migrate(from version: Int, in context: ProjectionContext) throws {
+        let state = SoupState(
+            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        for name in try state.soupNames() {
+            let soup = try state.requireSoup(name)
+            guard soup.indexes.contains(where: { $0.spec.type == .fullText }) else { continue }
+            let allIds = Set(soup.indexes.map(\.id))
+            try rewriteIndexEntries(soup, in: state) { record, entryId, current in
+                let tokenized = Set(current.tokenKeys.map(SoupDatabases.indexId(ofKey:)))
+                guard !tokenized.isEmpty else { return current }
+                var entries = current.keeping(allIds.subtracting(tokenized))
+                entries.merge(
+                    try IndexEntries.keys(
+                        for: record, entryId: entryId, in: soup, only: tokenized, transaction: state.transaction))
+                return entries
+            }
+        }
     }
 
     private func applyAlter(_ payload: JSONValue, in state: SoupState) throws {

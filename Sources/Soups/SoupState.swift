@@ -98,20 +98,24 @@ struct SoupState {
     ///
     /// - Parameters:
     ///   - bytes: the record's serialization when the caller has it already.
+    ///   - lastModifiedDate: the stored record's `_soupLastModifiedDate` when `record` lacks
+    ///     it (a fetched record whose bookkeeping fields are spliced into `bytes`).
     ///   - placement: what the caller knows about where the record's key falls.
     func putRecord(
-        _ record: JSONValue, bytes: [UInt8]? = nil, entryId: Int64, in soup: SoupCatalogEntry,
-        placement: RecordPlacement = .anywhere
+        _ record: JSONValue, bytes: [UInt8]? = nil, lastModifiedDate: Int64? = nil, entryId: Int64,
+        in soup: SoupCatalogEntry, placement: RecordPlacement = .anywhere
     ) throws {
         let replacing = placement == .anywhere
         let recordKey = SoupDatabases.recordKey(soup.soupId, entryId)
         // Skipping the old keys is only right if there are none: see `RecordPlacement`.
         assert(replacing || (try? transaction.get(databases.recordKeys, key: recordKey)) == nil, "not a new record")
+        var entries = try IndexEntries.keys(
+            for: record, entryId: entryId, in: soup, only: nil, transaction: transaction)
+        let modified = lastModifiedDate ?? Self.lastModifiedDate(of: record)
+        entries.createdDate = try replacing ? createdDate(keptBy: recordKey, modified: modified) : modified
         // Appending skips the search and, above all, fills pages instead of splitting them in halves.
         let options: PutOptions = placement == .last ? .append : []
         try transaction.put(databases.records, key: recordKey, value: bytes ?? record.serialized(), options: options)
-        let entries = try IndexEntries.keys(
-            for: record, entryId: entryId, in: soup, only: nil, transaction: transaction)
         if replacing {
             try replaceIndexEntries(with: entries, recordKey: recordKey)
         } else {
@@ -122,6 +126,27 @@ struct SoupState {
         } else if replacing {
             _ = try transaction.delete(databases.dirty, key: recordKey)
         }
+    }
+
+    /// The creation date a stored record keeps when a record modified at `modified` replaces
+    /// it: its own; its last modification date when it was stored by a version that kept no
+    /// creation date (the best the state knows, decision 0010); `modified` for a record not
+    /// stored yet.
+    private func createdDate(keptBy recordKey: [UInt8], modified: Int64?) throws -> Int64? {
+        let stored = try transaction.withValue(databases.recordKeys, key: recordKey) { bytes in
+            (isStored: bytes != nil, date: bytes.flatMap { IndexEntries.createdDate(inEncoded: $0) })
+        }
+        if let date = stored.date { return date }
+        guard stored.isStored, let old = try transaction.get(databases.records, key: recordKey) else {
+            return modified
+        }
+        return Self.lastModifiedDate(of: try Self.parse(old)) ?? modified
+    }
+
+    /// A record's `_soupLastModifiedDate`, in milliseconds.
+    static func lastModifiedDate(of record: JSONValue) -> Int64? {
+        guard let number = record[SoupStore.lastModifiedDateField]?.number else { return nil }
+        return number.int64Value ?? IndexValue.integer(of: number)
     }
 
     func removeRecord(_ soupId: UInt32, _ entryId: Int64) throws {

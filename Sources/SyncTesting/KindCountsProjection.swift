@@ -14,9 +14,28 @@ public struct KindCountsProjection: Projection {
     /// The database holding `kind → (count, last sequence)`.
     public static let databaseName = "test.kind-counts"
 
+    public let migratableVersions: Set<Int>
+
+    /// The key a migration leaves in the counts: `migrated-from-<version>`, counted once per
+    /// state migrated, so tests see which states (live, checkpoints) a migration reached.
+    public static func migrationMarker(from version: Int) -> String {
+        "migrated-from-\(version)"
+    }
+
     /// Creates the projection; change `version` to force a rebuild on open.
-    public init(version: Int = 1) {
+    /// - Parameters:
+    ///   - version: the fold's version.
+    ///   - migratableVersions: the earlier versions it migrates from in place, leaving a
+    ///     ``migrationMarker(from:)`` count.
+    public init(version: Int = 1, migratableVersions: Set<Int> = []) {
         self.version = version
+        self.migratableVersions = migratableVersions
+    }
+
+    public func migrate(from version: Int, in context: ProjectionContext) throws {
+        try context.transaction.put(
+            context.database(named: Self.databaseName), key: Array(Self.migrationMarker(from: version).utf8),
+            value: Self.encode(count: 1, last: 0))
     }
 
     public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {

@@ -14,11 +14,13 @@ struct JournalFixture {
         directory = try TemporaryDirectory(label)
     }
 
-    func open(version: Int = 1, options: JournalOptions = JournalOptions(), subdirectory: String = "store") throws
-        -> Journal
-    {
+    func open(
+        version: Int = 1, migratableVersions: Set<Int> = [], options: JournalOptions = JournalOptions(),
+        subdirectory: String = "store"
+    ) throws -> Journal {
         try Journal(
-            directory: directory.appending(subdirectory), projections: [KindCountsProjection(version: version)],
+            directory: directory.appending(subdirectory),
+            projections: [KindCountsProjection(version: version, migratableVersions: migratableVersions)],
             clock: clock, options: options, logger: .discarding)
     }
 }

@@ -83,8 +83,36 @@ import Testing
         }
     }
 
+    /// As for SOQL (decision 0325): once the server's clock is past the watermark's second,
+    /// both queries of the next reSync ask after the settled second and fetch nothing again.
+    @Test func aReSyncAfterASettledSecondAsksAfterItAndFetchesNothingAgain() async throws {
+        try await Harness.with(accounts: 3, contactsPerAccount: 2) { harness in
+            _ = try await harness.manager.syncDown(
+                target: try Harness.parentChildrenTarget(), soupName: Harness.accounts, name: "tree")
+            harness.simulator.advanceClock(seconds: 5)
+            try harness.simulator.write(type: "Contact", id: Harness.contactId(1), fields: ["LastName": "Renamed"])
+            let changed = try await harness.manager.reSync(name: "tree")
+            #expect(changed.changedCount >= 1)
+            // Right after, the edit's second is not settled: it comes again. Seconds later it is.
+            harness.simulator.advanceClock(seconds: 5)
+            let later = try await harness.manager.reSync(name: "tree")
+            #expect(later.changedCount == 0)
+            #expect(later.settledThrough > later.maxTimeStamp)
+            let before = harness.soqlSent().count
+            let settled = try await harness.manager.reSync(name: "tree")
+            #expect(settled.progressSummary == "DONE(100,0)")
+            #expect(settled.fetchedCount == 0)
+            let queries = harness.soqlSent().dropFirst(before)
+            #expect(queries.count == 2)
+            let settledFrom = WallTime(millisecondsSinceEpoch: later.settledThrough + 1).salesforceFormat
+            #expect(queries.allSatisfy { $0.contains(">= \(settledFrom)") }, "\(queries)")
+        }
+    }
+
     @Test func aTreeFetchedAgainUnchangedKeepsALocalChildEditAndCountsNothing() async throws {
         try await Harness.with(accounts: 1, contactsPerAccount: 2) { harness in
+            // Contact 1 changes on the server just before the sync, so its second is not settled.
+            try harness.simulator.write(type: "Contact", id: Harness.contactId(1), fields: [:])
             _ = try await harness.manager.syncDown(
                 target: try Harness.parentChildrenTarget(), soupName: Harness.accounts, name: "tree")
             // Contact 1 is the newest record: the reSync's window opens in its second (decision

@@ -1,6 +1,7 @@
 import Determinism
 import LosslessJSON
 import MobileSync
+import Soups
 import Testing
 
 @Suite struct SyncDownRulesTests {
@@ -33,35 +34,6 @@ import Testing
         #expect(SyncDownPage.latestModificationTimeStamp(of: [], fieldName: "LastModifiedDate") == -1)
     }
 
-    @Test func overwriteAppliesEveryRecord() {
-        let page = [Self.record("a"), Self.record("b"), Self.record(nil)]
-        let applied = SyncDownMerge.recordsToApply(page, idFieldName: "Id", mergeMode: .overwrite, dirtyIds: ["a"])
-        #expect(applied == page)
-    }
-
-    @Test func leaveIfChangedNeverTouchesADirtyRecordAndKeepsRecordsWithoutId() {
-        let page = [Self.record("a"), Self.record("b"), Self.record(nil), Self.record("c")]
-        let applied = SyncDownMerge.recordsToApply(
-            page, idFieldName: "Id", mergeMode: .leaveIfChanged, dirtyIds: ["a", "c"])
-        #expect(applied == [Self.record("b"), Self.record(nil)])
-    }
-
-    @Test func savedRecordsAreCleanAndTaggedWithTheSync() {
-        var dirty = Self.record("a", dirty: true).object ?? [:]
-        dirty["__locally_updated__"] = true
-        dirty["__last_error__"] = "old"
-        let saved = SyncDownMerge.cleanedForSave(.object(dirty), syncId: 9)
-        #expect(saved["__sync_id__"] == 9)
-        #expect(saved["__local__"] == false)
-        #expect(saved["__locally_created__"] == false)
-        #expect(saved["__locally_updated__"] == false)
-        #expect(saved["__locally_deleted__"] == false)
-        #expect(saved["__last_error__"] == .null)
-        #expect(saved["Name"] == "n")
-        #expect(!SyncDownMerge.isDirty(saved))
-        #expect(SyncDownMerge.cleanedForSave(Self.record("a"), syncId: -1)["__sync_id__"] == nil)
-    }
-
     @Test func ghostsAreCleanRecordsOfThisSyncMissingRemotely() {
         let local = [
             Self.record("keep", dirty: false, syncId: 1),
@@ -74,6 +46,16 @@ import Testing
         ]
         let ghosts = GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 1, remoteIds: ["keep"])
         #expect(ghosts == ["gone", "goneToo"])
+    }
+
+    /// Issue 24: ghost cleaning had its own `isDirty` that missed `__local__` = `"true"`, which
+    /// the soup counts as dirty; it now asks the soups' one definition.
+    @Test func aRecordTheSoupCountsAsDirtyIsNeverAGhost() {
+        var textFlag = Self.record("textDirty", syncId: 1).object ?? [:]
+        textFlag["__local__"] = "true"
+        let local = [JSONValue.object(textFlag), Self.record("clean", dirty: false, syncId: 1)]
+        #expect(LocalFlags.isDirty(.object(textFlag)))
+        #expect(GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 1, remoteIds: []) == ["clean"])
     }
 
     @Test func ghostCleaningOfOneSyncNeverDeletesAnotherSyncsRecords() {

@@ -158,11 +158,14 @@ import Testing
         #expect(try like("中_字") == [4])
         #expect(try like("STRAßE") == [5])
         #expect(try like("strasse").isEmpty)
-        // Tokens are lowercased with Unicode's mapping; diacritics are kept.
-        #expect(try match("café") == [1, 2])
+        // Tokens are lowercased with Unicode's mapping and lose their Latin diacritics, as
+        // FTS5's unicode61 tokenizer in SmartStore: `cafe` finds `café` and the other way round.
+        #expect(try match("café") == [1, 2, 3])
+        #expect(try match("cafe") == [1, 2, 3])
         #expect(try match("CAF*") == [1, 2, 3])
         #expect(try match("naïve") == [3])
-        #expect(try match("naive").isEmpty)
+        #expect(try match("naive") == [3])
+        #expect(try match("ecole").isEmpty)
         #expect(try match("中文") == [4])
         #expect(try match("straße OR lait") == [1, 5])
     }

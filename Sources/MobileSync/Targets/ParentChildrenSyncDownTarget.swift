@@ -1,3 +1,4 @@
+import Determinism
 public import LosslessJSON
 import SalesforceAPI
 
@@ -6,7 +7,7 @@ import SalesforceAPI
 /// their parent's id, to the children soup (``SyncDownPageDestination``).
 ///
 /// A reSync sends a second query for the parents whose children changed while they did not
-/// (``SyncDownTargetDescriptor/parentChildrenQueries(maxTimeStamp:)``), and `totalSize` is the
+/// (``SyncDownTargetDescriptor/parentChildrenQueries(maxTimeStamp:settledThrough:)``), and `totalSize` is the
 /// parents both queries count. The pages of two queries are not in one modification order, and
 /// a page's watermark counts its children, so the watermark advances when the run is DONE
 /// (docs/decisions/0322-related-record-targets.md).
@@ -25,6 +26,9 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
     public private(set) var reSyncWindow: ReSyncWindow?
     /// The run's parent count, known after the first fetch; `-1` before.
     public private(set) var totalSize: Int64 = -1
+    /// The server's clock when it answered the run's first query; `-1` before, or when not sent.
+    /// Like a SOQL target's, it settles the seconds before it for the next reSync (decision 0325).
+    public private(set) var serverReadTime: Int64 = -1
     /// Parents to the parent soup, their nested children to the children soup.
     public var pageDestination: SyncDownPageDestination? {
         let parent = relationship.parent
@@ -56,12 +60,15 @@ public struct ParentChildrenSyncDownTarget: SyncDownTarget {
     /// Sends the run's queries and returns the first page of parents.
     public mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
         let client = try context.requireClient()
-        reSyncWindow = descriptor.reSyncWindow(maxTimeStamp: maxTimeStamp)
+        reSyncWindow = descriptor.reSyncWindow(maxTimeStamp: maxTimeStamp, settledThrough: context.settledThrough)
         var firstPages: [QueryResult] = []
-        for query in try descriptor.parentChildrenQueries(maxTimeStamp: maxTimeStamp) {
+        for query in try descriptor.parentChildrenQueries(
+            maxTimeStamp: maxTimeStamp, settledThrough: context.settledThrough)
+        {
             firstPages.append(try await client.query(query))
         }
         totalSize = firstPages.reduce(0) { $0 + Int64($1.totalSize) }
+        serverReadTime = firstPages.first?.serverTime?.millisecondsSinceEpoch ?? -1
         guard !firstPages.isEmpty else { return [] }
         let first = firstPages.removeFirst()
         laterFirstPages = firstPages

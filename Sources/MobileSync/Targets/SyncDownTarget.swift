@@ -56,7 +56,7 @@ public protocol SyncDownTarget: Sendable {
     ///
     /// A record modified in the watermark's own second, or saved by a transaction that started
     /// before it, may still arrive after the watermark was taken. To fetch those too, ask for
-    /// `descriptor.reSyncWindow(maxTimeStamp:)` (modified at or after the start of the
+    /// `descriptor.reSyncWindow(maxTimeStamp:settledThrough:)` (modified at or after the start of the
     /// watermark's second, minus the descriptor's overlap) rather than "after `maxTimeStamp`", and
     /// return it from ``reSyncWindow``: the soup fold leaves alone every record fetched again
     /// with the date the soup already holds, so the overlap costs requests, never local edits.

@@ -79,10 +79,13 @@ struct ProjectionSoupReader: SoupReader {
         try Self.milliseconds(SoupState.parse(record.json)[SoupStore.lastModifiedDateField])
     }
 
-    func createdDate(of record: SoupRecordRow) throws -> Int64? {
-        // Until _soupCreatedDate is stored (issue 23), a record's creation date is its last
-        // modification date, which is right for records never updated.
-        try lastModifiedDate(of: record)
+    func createdDate(of soup: SmartSoup, record: SoupRecordRow) throws -> Int64? {
+        let stored: Int64? = try state.transaction.withValue(
+            state.databases.recordKeys, key: SoupDatabases.recordKey(soup.number, record.entryId)
+        ) { bytes in bytes.flatMap { IndexEntries.createdDate(inEncoded: $0) } }
+        // A record stored before creation dates were kept shows its last modification date,
+        // what a migration knows of it (decision 0010).
+        return try stored ?? lastModifiedDate(of: record)
     }
 
     private static func milliseconds(_ value: JSONValue?) -> Int64? {

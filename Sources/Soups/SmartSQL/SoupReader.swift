@@ -43,7 +43,7 @@ protocol SoupReader {
     func lastModifiedDate(of record: SoupRecordRow) throws -> Int64?
 
     /// The record's `_soupCreatedDate`, in milliseconds since the epoch (SmartStore's `created`).
-    func createdDate(of record: SoupRecordRow) throws -> Int64?
+    func createdDate(of soup: SmartSoup, record: SoupRecordRow) throws -> Int64?
 }
 
 /// One record as a reader returns it: its entry id and its JSON text.

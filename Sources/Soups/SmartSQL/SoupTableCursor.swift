@@ -94,7 +94,8 @@ final class SoupTableCursor {
         case .soup:
             return try recordJSON().map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null
         case .created:
-            return try currentRecord().flatMap { try reader.createdDate(of: $0) }.map(SmartSQLValue.integer) ?? .null
+            return try currentRecord().flatMap { try reader.createdDate(of: soup, record: $0) }.map(
+                SmartSQLValue.integer) ?? .null
         case .lastModified:
             return try currentRecord().flatMap { try reader.lastModifiedDate(of: $0) }.map(SmartSQLValue.integer)
                 ?? .null

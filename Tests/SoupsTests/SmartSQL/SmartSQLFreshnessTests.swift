@@ -109,6 +109,19 @@ import Testing
             "select {employees:lastName} from {employees} order by {employees:_soupCreatedDate} desc, "
                 + "{employees:_soupEntryId} desc limit 1")
         #expect(ordered == [["Henderson"]])
+
+        // An update moves the last modification date and keeps the creation date, as
+        // SmartStore's `created` column does; a rebuild from the journal gives the same dates.
+        let kwan =
+            "select {employees:_soupCreatedDate}, {employees:_soupLastModifiedDate}, {employees:_soupEntryId} "
+            + "from {employees} where {employees:lastName} = 'Kwan'"
+        let entryId = try #require(try fixture.rows(kwan).first?.array?[2].number?.int64Value)
+        try fixture.store.updateLocally("employees", entryId: entryId, changes: ["salary": 1])
+        let updated = try #require(try fixture.rows(kwan).first?.array)
+        #expect(updated[0] == row[0])
+        #expect(updated[1] != row[1])
+        #expect(try fixture.soups.rebuildMatches())
+        #expect(try fixture.rows(kwan).first?.array == updated)
     }
 
     @Test func anObservedSmartQueryRunsAgainOnlyForTheSoupsItNames() async throws {
