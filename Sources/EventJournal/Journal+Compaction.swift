@@ -4,7 +4,7 @@ import LMDBStore
 import Logging
 import Synchronization
 
-// Compaction (decision 0004): the journal's oldest entries are removed once a synced checkpoint
+// Compaction (decision 0005): the journal's oldest entries are removed once a synced checkpoint
 // holds the state they folded to. The order makes every crash safe:
 // 1. a checkpoint of the state as of the last entry to remove, synced;
 // 2. the entries to remove appended to the archive, when one is asked for, synced;

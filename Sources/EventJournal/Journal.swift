@@ -24,7 +24,7 @@ import Synchronization
 /// All methods are synchronous and thread-safe; writers are serialized, across processes too.
 public final class Journal: Sendable {
     /// The layout this build reads and writes: 3 may begin at a horizon, after compaction
-    /// (decision 0004); 2 keeps the journal and the projections in two environments (decision
+    /// (decision 0005); 2 keeps the journal and the projections in two environments (decision
     /// 0003) and is read as it is; 1 kept both in one, and is converted on open.
     public static let formatVersion: UInt32 = 3
 

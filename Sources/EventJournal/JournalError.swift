@@ -14,7 +14,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     /// The underlying error, such as an `LMDBError`.
     public var cause: (any Error)?
     /// Where in SyncJournal the error was raised.
-    public var location: SourceLocation
+    public var location: SourceCodeLocation
 
     /// Creates an error.
     public init(
@@ -25,7 +25,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.sequence = sequence
         self.cause = cause
-        self.location = SourceLocation(fileID: fileID, line: line)
+        self.location = SourceCodeLocation(fileID: fileID, line: line)
     }
 
     public var description: String {
@@ -35,14 +35,6 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
     /// Whether retrying the same operation later may succeed (the disk or map was full).
     public var isRetryable: Bool {
         code == .storageFull
-    }
-
-    /// A place in the source code.
-    public struct SourceLocation: Hashable, Sendable {
-        /// The file, as `#fileID` gives it.
-        public var fileID: String
-        /// The line.
-        public var line: Int
     }
 
     /// The kind of a ``JournalError``. New codes may be added; switch with a `default`.

@@ -270,7 +270,8 @@ struct JournalOpening {
     }
 
     /// A rebuild folds from the first entry; a compacted journal no longer has it, and a
-    /// checkpoint of other projection versions cannot stand in (decision 0004).
+    /// checkpoint of other projection versions cannot stand in (decision 0005) unless it migrates
+    /// (decision 0010).
     private func refuseRebuildIfCompacted(_ opened: JournalEnvironment, reason: String) throws {
         let horizon = try Journal.guarded("cannot read the journal") {
             try opened.environment.read { try Journal.horizon(meta: opened.meta, in: $0) }

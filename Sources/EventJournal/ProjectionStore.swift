@@ -111,8 +111,8 @@ struct ProjectionStore {
     func replaceContents(
         with source: ProjectionStore, reading sourceTransaction: Transaction, in transaction: Transaction
     ) throws {
-        let pairs = databases.keys.sorted().compactMap { name in
-            source.databases[name].map { (databases[name]!, $0) }
+        let pairs = databases.sorted { $0.key < $1.key }.compactMap { name, destination in
+            source.databases[name].map { (destination, $0) }
         }
         for (destination, origin) in pairs + [(kinds, source.kinds), (fold, source.fold)] {
             try transaction.clear(destination)

@@ -55,24 +55,32 @@ final class StoreCipher: ValueSealer {
         }
     }
 
+    /// The current generation and its key, or why there is none: keys not loaded yet, or a
+    /// ring without its current generation (which making and reading rings never produce).
+    private static func current<Key>(_ loaded: (UInt8, Key?)?) throws -> (UInt8, Key) {
+        guard let (generation, key) = loaded else {
+            throw JournalError(.keyRequired, "the store's keys are not loaded yet")
+        }
+        guard let key else {
+            throw JournalError(.storage, "the store's key ring has no key of its current generation \(generation)")
+        }
+        return (generation, key)
+    }
+
     func seals(databaseNamed name: String) -> Bool {
         name != Self.keysDatabaseName
     }
 
     func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
         if value.isEmpty {
-            guard
-                let (generation, mac) = keys.withLock({ keys in
-                    keys.map { ($0.ring.current, $0.emptyValueMACs[$0.ring.current]!) }
-                })
-            else { throw JournalError(.keyRequired, "the store's keys are not loaded yet") }
+            let (generation, mac) = try Self.current(keys.withLock { keys in
+                keys.map { ($0.ring.current, $0.emptyValueMACs[$0.ring.current]) }
+            })
             return [generation] + Self.tag(mac, key: key, database: database)
         }
-        guard
-            let (generation, dataKey) = keys.withLock({ keys in
-                keys.map { ($0.ring.current, $0.ring.dataKeys[$0.ring.current]!) }
-            })
-        else { throw JournalError(.keyRequired, "the store's keys are not loaded yet") }
+        let (generation, dataKey) = try Self.current(keys.withLock { keys in
+            keys.map { ($0.ring.current, $0.ring.dataKeys[$0.ring.current]) }
+        })
         let box = try AES.GCM.seal(
             value, using: dataKey, nonce: try takeNonce(),
             authenticating: Self.context(key: key, database: database))

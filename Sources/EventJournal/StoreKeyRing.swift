@@ -44,7 +44,7 @@ struct StoreKeyRing: Sendable {
     /// The ring holding only the current generation.
     func retiringOlderGenerations() -> StoreKeyRing {
         var ring = self
-        ring.dataKeys = [current: dataKeys[current]!]
+        ring.dataKeys = dataKeys.filter { $0.key == current }
         return ring
     }
 
@@ -54,9 +54,9 @@ struct StoreKeyRing: Sendable {
     /// (generation, then nonce, ciphertext and tag), then the wrapped index key.
     func record(wrappedUnder appKey: StoreKey) throws -> [UInt8] {
         var bytes: [UInt8] = [Self.recordVersion, current, UInt8(dataKeys.count)]
-        for generation in dataKeys.keys.sorted() {
+        for (generation, dataKey) in dataKeys.sorted(by: { $0.key < $1.key }) {
             bytes.append(generation)
-            bytes += try Self.wrap(dataKeys[generation]!, under: appKey, label: Self.dataKeyLabel(generation))
+            bytes += try Self.wrap(dataKey, under: appKey, label: Self.dataKeyLabel(generation))
         }
         bytes += try Self.wrap(indexKey, under: appKey, label: Self.indexKeyLabel)
         return bytes

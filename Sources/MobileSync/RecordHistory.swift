@@ -1,6 +1,7 @@
 public import Determinism
 public import EventJournal
 public import LosslessJSON
+import Soups
 
 /// The journal entries that shaped one record of a soup: what `journal-replay blame` prints.
 ///
@@ -140,7 +141,7 @@ private struct Fold {
             for record in try entry.jsonPayload()["records"]?.array ?? [] where matches(record, idField: "Id") {
                 note(entry, action: savedAction(record), record: record)
                 follow(record, idField: "Id")
-                isDirty = Self.isDirty(record)
+                isDirty = LocalFlags.isDirty(record)
                 version = record["_soupLastModifiedDate"]
                 exists = true
             }
@@ -159,50 +160,60 @@ private struct Fold {
         case JournalEntry.Kind.syncDownPageFetched.rawValue:
             try foldPage(entry)
         case JournalEntry.Kind.syncUpOutcome.rawValue:
-            let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
-            for outcome in try entry.jsonPayload()["outcomes"]?.array ?? [] {
-                guard let entryId = outcome["entryId"]?.number?.int64Value, entryIds.contains(entryId) else { continue }
-                let kind = outcome["outcome"]?.string ?? "?"
-                // The fold cleans the record only if it did not change while the request was out.
-                if kind == "created" || kind == "updated", outcome["version"] == version { isDirty = false }
-                switch kind {
-                case "created":
-                    let serverId = outcome["serverId"]?.string ?? "?"
-                    serverIds.insert(serverId)
-                    note(entry, action: "created on the server as \(serverId) by sync \(syncId)", record: nil)
-                case "deleted":
-                    note(entry, action: "deleted by sync \(syncId)", record: nil)
-                    exists = false
-                case "failed":
-                    note(entry, action: "refused by the server: \(outcome["error"]?.string ?? "")", record: nil)
-                case "skipped":
-                    continue
-                default:
-                    note(entry, action: "\(kind) by sync \(syncId)", record: nil)
-                }
-            }
-        case "sync.ghosts.cleaned":
-            let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
-            let payload = try entry.jsonPayload()
-            // The lists of this soup: the cleaning's own when it names this soup, and those of
-            // the related soups it also cleaned (children, other briefcase types).
-            var lists = entry.header["soup"]?.string == soup ? [payload] : []
-            lists += (payload["related"]?.array ?? []).filter { $0["soup"]?.string == soup }
-            func names(_ key: String) -> Bool {
-                lists.contains { list in
-                    (list[key]?.array ?? []).contains { $0.string.map(serverIds.contains) ?? false }
-                }
-            }
-            if exists, !isDirty, names("ghostIds") {
-                note(entry, action: "removed as a ghost of sync \(syncId)", record: nil)
-                exists = false
-            } else if exists, !isDirty, names("unownedGhostIds") {
-                let reason = "no sync owned it and the server no longer has it"
-                note(entry, action: "removed by the ghost cleaning of sync \(syncId): \(reason)", record: nil)
-                exists = false
-            }
+            try foldUploadOutcome(entry)
+        case JournalEntry.Kind.syncGhostsCleaned.rawValue:
+            try foldGhostCleaning(entry)
         default:
             break
+        }
+    }
+
+    /// An upload's outcomes for this record: created (with its server id), deleted, refused.
+    private mutating func foldUploadOutcome(_ entry: JournalEntry) throws {
+        let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
+        for outcome in try entry.jsonPayload()["outcomes"]?.array ?? [] {
+            guard let entryId = outcome["entryId"]?.number?.int64Value, entryIds.contains(entryId) else { continue }
+            let kind = outcome["outcome"]?.string ?? "?"
+            // The fold cleans the record only if it did not change while the request was out.
+            if kind == "created" || kind == "updated", outcome["version"] == version { isDirty = false }
+            switch kind {
+            case "created":
+                let serverId = outcome["serverId"]?.string ?? "?"
+                serverIds.insert(serverId)
+                note(entry, action: "created on the server as \(serverId) by sync \(syncId)", record: nil)
+            case "deleted":
+                note(entry, action: "deleted by sync \(syncId)", record: nil)
+                exists = false
+            case "failed":
+                note(entry, action: "refused by the server: \(outcome["error"]?.string ?? "")", record: nil)
+            case "skipped":
+                continue
+            default:
+                note(entry, action: "\(kind) by sync \(syncId)", record: nil)
+            }
+        }
+    }
+
+    /// A ghost cleaning that removed this record, as a ghost of its sync or as an unowned one.
+    private mutating func foldGhostCleaning(_ entry: JournalEntry) throws {
+        let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
+        let payload = try entry.jsonPayload()
+        // The lists of this soup: the cleaning's own when it names this soup, and those of
+        // the related soups it also cleaned (children, other briefcase types).
+        var lists = entry.header["soup"]?.string == soup ? [payload] : []
+        lists += (payload["related"]?.array ?? []).filter { $0["soup"]?.string == soup }
+        func names(_ key: String) -> Bool {
+            lists.contains { list in
+                (list[key]?.array ?? []).contains { $0.string.map(serverIds.contains) ?? false }
+            }
+        }
+        if exists, !isDirty, names("ghostIds") {
+            note(entry, action: "removed as a ghost of sync \(syncId)", record: nil)
+            exists = false
+        } else if exists, !isDirty, names("unownedGhostIds") {
+            let reason = "no sync owned it and the server no longer has it"
+            note(entry, action: "removed by the ghost cleaning of sync \(syncId): \(reason)", record: nil)
+            exists = false
         }
     }
 
@@ -265,10 +276,4 @@ private struct Fold {
         return exists ? "saved" : "created"
     }
 
-    private static func isDirty(_ record: JSONValue) -> Bool {
-        switch record["__local__"] {
-        case .bool(true), .string("true"): true
-        default: false
-        }
-    }
 }

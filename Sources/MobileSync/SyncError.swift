@@ -1,3 +1,5 @@
+public import EventJournal
+
 /// An error from Mobile Sync: bad input (a target, a query, a config file, a journal entry) or a
 /// sync operation refused by the rules of the sync manager.
 ///
@@ -13,7 +15,7 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// The underlying error, such as a `JSONParseError`.
     public var cause: (any Error)?
     /// Where in SyncJournal the error was raised.
-    public var location: SourceLocation
+    public var location: SourceCodeLocation
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, cause: (any Error)? = nil, fileID: String = #fileID, line: Int = #line)
@@ -21,20 +23,12 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.cause = cause
-        self.location = SourceLocation(fileID: fileID, line: line)
+        self.location = SourceCodeLocation(fileID: fileID, line: line)
     }
 
     /// The message.
     public var description: String {
         message
-    }
-
-    /// A place in the source code.
-    public struct SourceLocation: Hashable, Sendable {
-        /// The file, as `#fileID` gives it.
-        public var fileID: String
-        /// The line.
-        public var line: Int
     }
 
     /// The kind of a ``SyncError``. New codes may be added; switch with a `default`.

@@ -17,6 +17,4 @@ public enum SalesforceLimits {
     public static let searchLimitMax = 2000
     /// The longest request URI, in bytes; longer answers 414.
     public static let uriLengthMax = 16384
-    /// The longest value of a text field such as `Account.Name`.
-    public static let nameLengthMax = 255
 }

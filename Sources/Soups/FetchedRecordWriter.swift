@@ -65,8 +65,8 @@ struct FetchedRecordWriter {
     }
 
     /// Whether the local record `entryId` is dirty now.
-    func isDirty(_ entryId: Int64) throws -> Bool {
-        try state.isDirty(soup.soupId, entryId)
+    func isInDirtySet(_ entryId: Int64) throws -> Bool {
+        try state.isInDirtySet(soup.soupId, entryId)
     }
 
     /// Stores `record` over `match`, or as a new record taking `nextEntryId`.

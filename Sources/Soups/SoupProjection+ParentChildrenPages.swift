@@ -53,7 +53,7 @@ extension SoupProjection {
             let childMatches = try zip(tree.children, childIds).map { try children.match($0, idValue: $1) }
             let parentIsLeftAlone = try parentMatch.map { try parents.isLeftAlone(parent, match: $0) } ?? false
             var treeIsUnchanged = parentIsLeftAlone
-            let keepsLocalParent = try leavesChanges && (parentMatch.map(parents.isDirty) ?? false)
+            let keepsLocalParent = try leavesChanges && (parentMatch.map(parents.isInDirtySet) ?? false)
             if !parentIsLeftAlone, !keepsLocalParent {
                 try parents.store(parent, idValue: parentId, match: parentMatch, nextEntryId: &nextEntryId)
             }
@@ -63,7 +63,7 @@ extension SoupProjection {
                 let linked = JSONValue.object(fields)
                 if let match, try children.isLeftAlone(linked, match: match) { continue }
                 treeIsUnchanged = false
-                if leavesChanges, try match.map(children.isDirty) ?? false { continue }
+                if leavesChanges, try match.map(children.isInDirtySet) ?? false { continue }
                 try children.store(linked, idValue: childId, match: match, nextEntryId: &nextEntryId)
             }
             if treeIsUnchanged { unchangedTrees += 1 }

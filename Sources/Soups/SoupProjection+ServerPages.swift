@@ -126,7 +126,7 @@ extension SoupProjection {
                 unchangedCount += 1
                 continue
             }
-            if leavesChanges, let match, try writer.isDirty(match) { continue }
+            if leavesChanges, let match, try writer.isInDirtySet(match) { continue }
             var splicedBytes: ((Int64) -> [UInt8])?
             if let splice = splices?[position], let addedMembers {
                 splicedBytes = { splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: $0)[...]) }
@@ -169,7 +169,7 @@ extension SoupProjection {
         }
         try removeGhosts(payload, of: header.syncId, in: soup, idField: idField, state) { ghost in
             try childFinders.contains { finder in
-                try finder.allEntryIds(for: ghost).contains { try state.isDirty(finder.soup.soupId, $0) }
+                try finder.allEntryIds(for: ghost).contains { try state.isInDirtySet(finder.soup.soupId, $0) }
             }
         }
     }

@@ -121,16 +121,7 @@ extension SoupProjection {
                 }
                 fields[idField] = .string(serverId)
                 try absorbServerCopies(of: entryId, serverId: .string(serverId), into: &fields, idField, soup, state)
-                if unchanged {
-                    Self.clean(&fields)
-                } else if fields[LocalFlags.local] != true {
-                    // A sync down stored the server copy over it meanwhile: nothing is left to send.
-                } else if fields[LocalFlags.locallyDeleted] != true {
-                    fields[LocalFlags.locallyCreated] = false
-                    fields[LocalFlags.locallyUpdated] = true
-                } else {
-                    fields[LocalFlags.locallyCreated] = false
-                }
+                Self.markCreatedOnTheServer(&fields, unchanged: unchanged)
             case "updated":
                 guard unchanged else { continue }
                 Self.clean(&fields)
@@ -156,6 +147,22 @@ extension SoupProjection {
             for outcome in parentOutcomes {
                 try applyParentOutcome(outcome, to: children, leavesChanges: leavesChanges, at: entry.timestamp, state)
             }
+        }
+    }
+
+    /// A created record's flags: clean when it did not change while the request was out; an
+    /// update still to send when it was edited meanwhile; a delete still to send when it was
+    /// deleted meanwhile.
+    private static func markCreatedOnTheServer(_ fields: inout [String: JSONValue], unchanged: Bool) {
+        if unchanged {
+            clean(&fields)
+        } else if fields[LocalFlags.local] != true {
+            // A sync down stored the server copy over it meanwhile: nothing is left to send.
+        } else if fields[LocalFlags.locallyDeleted] != true {
+            fields[LocalFlags.locallyCreated] = false
+            fields[LocalFlags.locallyUpdated] = true
+        } else {
+            fields[LocalFlags.locallyCreated] = false
         }
     }
 

@@ -51,7 +51,7 @@ struct SoupState {
 
     /// Whether the record is in the dirty set, which holds exactly the stored records that
     /// ``LocalFlags/isDirty(_:)`` calls dirty, without reading the record.
-    func isDirty(_ soupId: UInt32, _ entryId: Int64) throws -> Bool {
+    func isInDirtySet(_ soupId: UInt32, _ entryId: Int64) throws -> Bool {
         try transaction.withValue(databases.dirty, key: SoupDatabases.recordKey(soupId, entryId)) { $0 != nil }
     }
 

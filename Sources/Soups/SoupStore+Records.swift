@@ -53,10 +53,12 @@ extension SoupStore {
     /// With no `externalIdPath` (or `_soupEntryId`), a record carrying a `_soupEntryId`
     /// replaces that record and one without is created. With an external-id path, which must
     /// be indexed, a record replaces the one with the same value at that path, or is created
-    /// when there is none or the value is missing.
+    /// when there is none; a record without a value there (missing or null) is refused, as
+    /// SmartStore refuses it.
     /// - Returns: the records as stored, in the given order.
     /// - Throws: ``SoupError/Code/externalIdPathNotIndexed``, ``SoupError/Code/duplicateExternalId``
-    ///   when two stored records share the value, ``SoupError/Code/unknownEntry``,
+    ///   when two stored records share the value, ``SoupError/Code/invalidQuery`` for a record
+    ///   without a value at the external-id path, ``SoupError/Code/unknownEntry``,
     ///   ``SoupError/Code/unknownSoup``, ``SoupError/Code/notAnObject``.
     @discardableResult
     public func upsert(_ soup: String, _ records: [JSONValue], externalIdPath: String? = nil) throws -> [JSONValue] {
@@ -75,7 +77,14 @@ extension SoupStore {
                 let engine = QueryEngine(state: state, soup: catalog)
                 var entryId = record[Self.entryIdField]?.number?.int64Value
                 if let path {
-                    entryId = try SoupPath.project(record, path).flatMap { try engine.uniqueId(path: path, value: $0) }
+                    // As SmartStore on both platforms: creating the record without a value would
+                    // make every later upsert of it a second copy. (SmartStore looks a JSON null
+                    // up as the text "null"; here null is no value, as JSON means it.)
+                    guard let value = SoupPath.project(record, path), value != .null else {
+                        throw SoupError(
+                            .invalidQuery, "For upsert with external ID path '\(path)', value cannot be empty")
+                    }
+                    entryId = try engine.uniqueId(path: path, value: value)
                 } else if let id = entryId, try state.record(catalog.soupId, id) == nil {
                     throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(id)")
                 }

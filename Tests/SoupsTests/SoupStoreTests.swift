@@ -91,7 +91,15 @@ import Testing
         #expect(first.entryId == second.entryId)
         let byEntryId = try fixture.store.upsert("accounts", ["_soupEntryId": 1, "Id": "001", "Name": "C"])
         #expect(byEntryId.entryId == 1)
-        let fresh = try fixture.store.upsert("accounts", ["Name": "D"], externalIdPath: "Id")
+        // SmartStore refuses an upsert by external id without a value: created, it would be
+        // copied again by every later upsert of the record.
+        let sequence = try fixture.journal.lastSequence()
+        expectError(.invalidQuery) { try fixture.store.upsert("accounts", ["Name": "D"], externalIdPath: "Id") }
+        expectError(.invalidQuery) {
+            try fixture.store.upsert("accounts", ["Id": .null, "Name": "D"], externalIdPath: "Id")
+        }
+        #expect(try fixture.journal.lastSequence() == sequence)
+        let fresh = try fixture.store.upsert("accounts", ["Name": "D"])
         #expect(fresh.entryId == 2)
         let batch = try fixture.store.upsert(
             "accounts", [["Id": "002", "Name": "E"], ["Id": "002", "Name": "F"]], externalIdPath: "Id")

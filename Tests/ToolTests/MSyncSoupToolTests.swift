@@ -130,7 +130,7 @@ import Testing
         (["alter-soup", "nosuch", "--index", "Id:string"], "no soup"),
         (["alter-soup", "accounts"], "--index"),
         (["upsert", "accounts", #"{"Missing":"x"}"#, "--external-id-path", "Missing"], "no index on external-id path"),
-        (["upsert", "accounts", #"{"Name":""}"#, "--external-id-path", "Name"], "value cannot be empty"),
+        (["upsert", "accounts", #"{"Name":null}"#, "--external-id-path", "Name"], "value cannot be empty"),
         (["upsert", "accounts", #"{"Amount":1}"#, "--external-id-path", "Name"], "value cannot be empty"),
         (["upsert", "accounts", #"{"Name":"Acme"}"#, "--external-id-path", "Name"], "2 records with 'Name'"),
         (["query", "accounts", "--exact", "Missing=1", "--count"], "no index"),

@@ -115,16 +115,6 @@ extension MSync {
         func run() throws {
             let store = try openStore(global)
             let fields = try parseObject(record, what: "record")
-            if let path = externalIdPath, path != SoupStore.entryIdField {
-                // SmartStore on iOS refuses an upsert by external id without a value ("For upsert
-                // with external ID path '<path>', value cannot be empty"): creating the record
-                // then would make every later upsert of it a second copy.
-                let value = JSONValue.object(fields).projected(path, keepsNull: false)
-                guard let value, value != "" else {
-                    throw fail(
-                        SoupError(.invalidQuery, "For upsert with external ID path '\(path)', value cannot be empty"))
-                }
-            }
             let saved = try reportingFailures {
                 try store.soups.upsert(soup, .object(fields), externalIdPath: externalIdPath)
             }

@@ -1,3 +1,5 @@
+public import EventJournal
+
 /// Why a recorded session could not be replayed, or how its replay differed from the recording.
 ///
 /// ```swift
@@ -12,7 +14,7 @@ public struct SessionReplayError: Error, Sendable, CustomStringConvertible {
     /// The underlying error, such as a `JournalError` from the import.
     public var cause: (any Error)?
     /// Where in SyncJournal the error was raised.
-    public var location: SourceLocation
+    public var location: SourceCodeLocation
 
     /// Creates an error.
     public init(_ code: Code, _ message: String, cause: (any Error)? = nil, fileID: String = #fileID, line: Int = #line)
@@ -20,7 +22,7 @@ public struct SessionReplayError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.cause = cause
-        self.location = SourceLocation(fileID: fileID, line: line)
+        self.location = SourceCodeLocation(fileID: fileID, line: line)
     }
 
     /// The message.
@@ -33,14 +35,6 @@ public struct SessionReplayError: Error, Sendable, CustomStringConvertible {
     /// it succeeded when the session was recorded.
     public var isDivergence: Bool {
         code != .missingFile && code != .malformedFile
-    }
-
-    /// A place in the source code.
-    public struct SourceLocation: Hashable, Sendable {
-        /// The file, as `#fileID` gives it.
-        public var fileID: String
-        /// The line.
-        public var line: Int
     }
 
     /// The kind of a ``SessionReplayError``. New codes may be added; switch with a `default`.

@@ -221,13 +221,13 @@ extension SyncSimulation {
         for (entryId, value) in pending {
             guard let record = try local.first(where: { try Self.entryId($0) == entryId }) else {
                 let heldElsewhere = local.contains { other in
-                    !Self.isDirty(other) && other["ExternalId__c"]?.string == externalIds[entryId]
+                    !LocalFlags.isDirty(other) && other["ExternalId__c"]?.string == externalIds[entryId]
                         && server.contains { $0["Id"] == other["Id"] && supersedes($0[field]?.string, entryId, value) }
                 }
                 if externalIds[entryId] != nil, heldElsewhere { settled.append(entryId) }
                 continue
             }
-            guard !Self.isDirty(record) else { continue }
+            guard !LocalFlags.isDirty(record) else { continue }
             let copy = server.first { $0["Id"] == record["Id"] }
             guard supersedes(copy?[field]?.string, entryId, value),
                 soup == Self.treeParents || copy?["AccountId"] == record["AccountId"]
@@ -245,7 +245,7 @@ extension SyncSimulation {
     /// sync's, or clean, owned by no sync and gone from the server — and never a parent with a
     /// dirty child.
     private func cleanTreeGhosts(_ manager: SyncManager, _ store: SyncStore) async throws {
-        let dirtyChildren = try all(Self.treeChildren).filter(Self.isDirty)
+        let dirtyChildren = try all(Self.treeChildren).filter(LocalFlags.isDirty)
         let before =
             try all(Self.treeParents).map { (Self.treeParents, "Account", $0) }
             + all(Self.treeChildren).map { (Self.treeChildren, "Contact", $0) }
@@ -280,13 +280,13 @@ extension SyncSimulation {
                 guard let record = try store.soups.retrieve(soup, ids: [entryId]).first else {
                     throw InvariantFailure("\(soup) record \(entryId), changed locally to \(value), was lost")
                 }
-                guard Self.isDirty(record), record[field]?.string == value else {
+                guard LocalFlags.isDirty(record), record[field]?.string == value else {
                     throw InvariantFailure(
                         "\(soup) record \(entryId) lost its change \(value): \(record.serializedString)")
                 }
             }
         }
-        for child in try all(Self.treeChildren) where !Self.isDirty(child) {
+        for child in try all(Self.treeChildren) where !LocalFlags.isDirty(child) {
             guard let parentId = child["AccountId"]?.string, !parentId.hasPrefix("local_") else {
                 throw InvariantFailure(
                     "clean child \(try Self.entryId(child)) names no server parent: \(child.serializedString)")
@@ -305,7 +305,7 @@ extension SyncSimulation {
     func sendTrees(_ manager: SyncManager, _ store: SyncStore) async throws {
         for _ in 0..<3 {
             try await treeUp(manager, store)
-            guard try !(all(Self.treeParents) + all(Self.treeChildren)).contains(where: Self.isDirty) else { return }
+            guard try !(all(Self.treeParents) + all(Self.treeChildren)).contains(where: LocalFlags.isDirty) else { return }
         }
     }
 
@@ -321,7 +321,7 @@ extension SyncSimulation {
             (Self.treeParents, "Account", ["Name"]), (Self.treeChildren, "Contact", ["LastName", "AccountId"]),
         ] {
             let local = try all(soup)
-            if let dirty = local.first(where: Self.isDirty) {
+            if let dirty = local.first(where: LocalFlags.isDirty) {
                 throw InvariantFailure(
                     "\(soup) record \(try Self.entryId(dirty)) is still dirty after fault-free syncs")
             }

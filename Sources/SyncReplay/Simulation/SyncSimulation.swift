@@ -226,30 +226,8 @@ public final class SyncSimulation {
             guard let record = try pickRecord(pick, where: { !Self.flag($0, "__locally_deleted__") }) else { return }
             _ = try store.soups.deleteLocally(Self.soup, entryId: Self.entryId(record))
             pending[try Self.entryId(record)] = nil
-        case .serverCreate:
-            createdCount += 1
-            try simulator.write(
-                type: "Account",
-                fields: ["Name": .string("Remote \(createdCount)"), "ExternalId__c": .string("REM-\(createdCount)")])
-        case .serverUpdate(let pick):
-            let ids = try serverIds()
-            guard !ids.isEmpty else { return }
-            try simulator.write(
-                type: "Account", id: ids[Int(pick % UInt64(ids.count))],
-                fields: ["Name": .string("Remote edit \(pick % 1000)")])
-        case .serverLateUpdate(let pick):
-            let ids = try serverIds()
-            guard !ids.isEmpty else { return }
-            let secondsBack = Int64(pick / 1000 % UInt64(Self.reSyncOverlapSeconds + 1))
-            let started = simulator.now.millisecondsSinceEpoch - secondsBack * 1000
-            try simulator.write(
-                type: "Account", id: ids[Int(pick % UInt64(ids.count))],
-                fields: ["Name": .string("Late edit \(pick % 1000)")],
-                modifiedAt: WallTime(millisecondsSinceEpoch: started))
-        case .serverDelete(let pick):
-            let ids = try serverIds()
-            guard !ids.isEmpty else { return }
-            try simulator.delete(type: "Account", id: ids[Int(pick % UInt64(ids.count))])
+        case .serverCreate, .serverUpdate, .serverLateUpdate, .serverDelete:
+            try performOnTheServer(step)
         case .syncDown:
             count(try await manager.reSync(name: "down"))
         case .syncUp:
@@ -280,12 +258,44 @@ public final class SyncSimulation {
         }
     }
 
+    /// A change another user makes on the server.
+    private func performOnTheServer(_ step: SimulationStep) throws {
+        switch step {
+        case .serverCreate:
+            createdCount += 1
+            try simulator.write(
+                type: "Account",
+                fields: ["Name": .string("Remote \(createdCount)"), "ExternalId__c": .string("REM-\(createdCount)")])
+        case .serverUpdate(let pick):
+            let ids = try serverIds()
+            guard !ids.isEmpty else { return }
+            try simulator.write(
+                type: "Account", id: ids[Int(pick % UInt64(ids.count))],
+                fields: ["Name": .string("Remote edit \(pick % 1000)")])
+        case .serverLateUpdate(let pick):
+            let ids = try serverIds()
+            guard !ids.isEmpty else { return }
+            let secondsBack = Int64(pick / 1000 % UInt64(Self.reSyncOverlapSeconds + 1))
+            let started = simulator.now.millisecondsSinceEpoch - secondsBack * 1000
+            try simulator.write(
+                type: "Account", id: ids[Int(pick % UInt64(ids.count))],
+                fields: ["Name": .string("Late edit \(pick % 1000)")],
+                modifiedAt: WallTime(millisecondsSinceEpoch: started))
+        case .serverDelete(let pick):
+            let ids = try serverIds()
+            guard !ids.isEmpty else { return }
+            try simulator.delete(type: "Account", id: ids[Int(pick % UInt64(ids.count))])
+        default:
+            return
+        }
+    }
+
     private func syncUp(_ manager: SyncManager, _ store: SyncStore) async throws {
         let before = pending
         count(try await manager.reSync(name: "up"))
         // A record the upload cleaned must hold the app's value on the server now.
         for (entryId, name) in before {
-            guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first, !Self.isDirty(record) else {
+            guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first, !LocalFlags.isDirty(record) else {
                 continue
             }
             let id = record["Id"]?.string ?? ""
@@ -334,7 +344,7 @@ public final class SyncSimulation {
         try await cleanGhosts(manager, store)
         try check()
         let local = try allRecords()
-        if let dirty = local.first(where: Self.isDirty) {
+        if let dirty = local.first(where: LocalFlags.isDirty) {
             throw InvariantFailure("record \(try Self.entryId(dirty)) is still dirty after a fault-free sync up")
         }
         let serverNames = try await serverRecords()
@@ -370,7 +380,7 @@ public final class SyncSimulation {
             guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first else {
                 throw InvariantFailure("record \(entryId), changed locally to \(name), was lost")
             }
-            guard Self.isDirty(record), record["Name"]?.string == name else {
+            guard LocalFlags.isDirty(record), record["Name"]?.string == name else {
                 throw InvariantFailure("record \(entryId) lost its local change \(name): \(record.serializedString)")
             }
         }
@@ -514,10 +524,6 @@ public final class SyncSimulation {
             throw InvariantFailure("a soup record has no _soupEntryId: \(record.serializedString)")
         }
         return entryId
-    }
-
-    static func isDirty(_ record: JSONValue) -> Bool {
-        flag(record, "__local__")
     }
 
     static func flag(_ record: JSONValue, _ name: String) -> Bool {
