@@ -47,17 +47,17 @@ struct InspectedSession {
     }
 
     /// GETs `path` with the token added.
-    func get(_ path: String, _ query: [String: String] = [:]) throws -> LoopbackHTTP.Answer {
+    func get(_ path: String, _ query: [String: String] = [:]) async throws -> LoopbackHTTP.Answer {
         var components = URLComponents()
         components.path = path
         components.queryItems = (query.merging(["token": Self.token]) { a, _ in a }).sorted { $0.key < $1.key }
             .map { URLQueryItem(name: $0.key, value: $0.value) }
-        return try LoopbackHTTP.get(port: port, components.percentEncodedPath + "?" + (components.percentEncodedQuery ?? ""))
+        return try await LoopbackHTTP.get(port: port, components.percentEncodedPath + "?" + (components.percentEncodedQuery ?? ""))
     }
 
     /// GETs a JSON endpoint and parses its answer.
-    func json(_ path: String, _ query: [String: String] = [:]) throws -> JSONValue {
-        let answer = try get(path, query)
+    func json(_ path: String, _ query: [String: String] = [:]) async throws -> JSONValue {
+        let answer = try await get(path, query)
         guard answer.status == 200 else {
             throw LoopbackHTTP.Failure(description: "\(path) answered \(answer.status): \(answer.text)")
         }

@@ -9,9 +9,9 @@ import Testing
         let session = try await InspectedSession.start()
         var answers: [LoopbackHTTP.Answer] = []
         for path in ["/", "/timeline", "/api/log", "/api/state", "/assets/inspector.js"] {
-            answers.append(try LoopbackHTTP.get(port: session.port, path))
-            answers.append(try LoopbackHTTP.get(port: session.port, path + "?token=0123456789abcdef0123456789abcdee"))
-            answers.append(try LoopbackHTTP.get(port: session.port, path + "?token="))
+            answers.append(try await LoopbackHTTP.get(port: session.port, path))
+            answers.append(try await LoopbackHTTP.get(port: session.port, path + "?token=0123456789abcdef0123456789abcdee"))
+            answers.append(try await LoopbackHTTP.get(port: session.port, path + "?token="))
         }
         await session.stop()
         #expect(answers.allSatisfy { $0.status == 403 })
@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: ["evil.example", "evil.example:80", "192.168.1.2", "127.0.0.1.evil.example", ""])
     func anotherHostIs403EvenWithTheToken(host: String) async throws {
         let session = try await InspectedSession.start()
-        let answer = try LoopbackHTTP.get(
+        let answer = try await LoopbackHTTP.get(
             port: session.port, "/api/info?token=\(InspectedSession.token)", host: host)
         await session.stop()
         #expect(answer.status == 403)
@@ -30,7 +30,7 @@ import Testing
     @Test(arguments: ["127.0.0.1", "localhost", "LOCALHOST"])
     func loopbackNamesWithTheTokenAreAnswered(name: String) async throws {
         let session = try await InspectedSession.start()
-        let answer = try LoopbackHTTP.get(
+        let answer = try await LoopbackHTTP.get(
             port: session.port, "/api/info?token=\(InspectedSession.token)", host: "\(name):\(session.port)")
         await session.stop()
         #expect(answer.status == 200)

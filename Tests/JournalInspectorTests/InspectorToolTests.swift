@@ -21,25 +21,25 @@ import Testing
         try #require(output.status == 0, "msync \(arguments): \(output.standardError)")
     }
 
-    @Test func serveFollowsEntriesAnotherProcessAppendsWhileServed() throws {
+    @Test func serveFollowsEntriesAnotherProcessAppendsWhileServed() async throws {
         defer { directory.remove() }
         let store = directory.appending("store").path
         try msync(["--store", store, "register-soup", "accounts", "--index", "Name:string"])
         let served = try ServedProcess.start(replay, ["serve", store])
         defer { served.stop() }
-        let before = try JSONValue(parsing: try served.get("/api/info").body)
+        let before = try JSONValue(parsing: try await served.get("/api/info").body)
         try msync(["--store", store, "create", "accounts", #"{"Name":"Written while served"}"#])
         try msync(["--store", store, "create", "accounts", #"{"Name":"And another"}"#])
-        let after = try JSONValue(parsing: try served.get("/api/info").body)
-        let log = try served.get("/api/log", "kind=soup.saved")
-        let soups = try JSONValue(parsing: try served.get("/api/soups").body)
-        #expect(before["lastSequence"] == .number(JSONNumber(1)))
-        #expect(after["lastSequence"] == .number(JSONNumber(3)))
+        let after = try JSONValue(parsing: try await served.get("/api/info").body)
+        let log = try await served.get("/api/log", "kind=soup.saved")
+        let soups = try JSONValue(parsing: try await served.get("/api/soups").body)
+        #expect(before["lastSequence"] == JSONValue(integerLiteral: 1))
+        #expect(after["lastSequence"] == JSONValue(integerLiteral: 3))
         #expect(log.text.contains("Written while served") && log.text.contains("And another"))
         #expect(soups["soups"]?["accounts"]?["records"]?.array?.count == 2)
     }
 
-    @Test func msyncInspectServesAnEncryptedStoreWithTheKeyTheOtherCommandsTake() throws {
+    @Test func msyncInspectServesAnEncryptedStoreWithTheKeyTheOtherCommandsTake() async throws {
         defer { directory.remove() }
         let store = directory.appending("secret").path
         var environment = ProcessInfo.processInfo.environment
@@ -47,11 +47,11 @@ import Testing
         try msync(["--store", store, "register-soup", "accounts", "--index", "Name:string"], environment: environment)
         try msync(["--store", store, "create", "accounts", #"{"Name":"Acme Secret Works"}"#], environment: environment)
         let inspected = try ServedProcess.start(msync, ["--store", store, "inspect"], environment: environment)
-        let info = try JSONValue(parsing: try inspected.get("/api/info").body)
-        let query = try inspected.get("/api/query", "soup=accounts&like=Name%3DAcme%25")
+        let info = try JSONValue(parsing: try await inspected.get("/api/info").body)
+        let query = try await inspected.get("/api/query", "soup=accounts&like=Name%3DAcme%25")
         inspected.stop()
         let served = try ServedProcess.start(replay, ["serve", store], environment: environment)
-        let timeline = try served.get("/api/timeline")
+        let timeline = try await served.get("/api/timeline")
         served.stop()
         var withoutKey = ProcessInfo.processInfo.environment
         withoutKey["SYNCJOURNAL_KEY"] = nil

@@ -21,7 +21,18 @@ enum LoopbackHTTP {
     }
 
     /// Sends `GET target` to 127.0.0.1:`port` with `host` as its `Host` header.
-    static func get(port: Int, _ target: String, host: String? = nil) throws -> Answer {
+    ///
+    /// The socket is read on a Dispatch thread, never on the cooperative pool: a test's server
+    /// answers on that pool, which has as few threads as the machine has cores.
+    static func get(port: Int, _ target: String, host: String? = nil) async throws -> Answer {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try blockingGet(port: port, target, host: host) })
+            }
+        }
+    }
+
+    private static func blockingGet(port: Int, _ target: String, host: String?) throws -> Answer {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed: \(errno)") }
         defer { close(descriptor) }

@@ -41,8 +41,8 @@ struct ServedProcess {
         return ServedProcess(process: process, port: port, token: token)
     }
 
-    func get(_ path: String, _ query: String = "") throws -> LoopbackHTTP.Answer {
-        try LoopbackHTTP.get(port: port, "\(path)?token=\(token)\(query.isEmpty ? "" : "&" + query)")
+    func get(_ path: String, _ query: String = "") async throws -> LoopbackHTTP.Answer {
+        try await LoopbackHTTP.get(port: port, "\(path)?token=\(token)\(query.isEmpty ? "" : "&" + query)")
     }
 
     func stop() {
