@@ -113,7 +113,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            resources: [.copy("Resources/inspector.html"), .copy("Resources/inspector.css"), .copy("Resources/inspector.js")]
+            resources: [
+                .copy("Resources/inspector.html"), .copy("Resources/inspector.css"), .copy("Resources/inspector.js"),
+            ]
         ),
         .testTarget(
             name: "JournalInspectorTests",

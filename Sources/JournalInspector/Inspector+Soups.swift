@@ -23,14 +23,16 @@ extension Inspector {
             throw InspectorError(
                 .badRequest, "queries run on the current state; the past is on /api/soups?asOf=N")
         }
-        let pageSize = try Self.bounded(request["pageSize"], name: "pageSize", default: 20, in: 1...QuerySpec.pageSizeMax)
+        let pageSize = try Self.bounded(
+            request["pageSize"], name: "pageSize", default: 20, in: 1...QuerySpec.pageSizeMax)
         let page = try Self.bounded(request["page"], name: "page", default: 0, in: 0...Int.max)
         let spec: QuerySpec
         if let sql = request["smart"] {
             spec = QuerySpec.smart(sql: sql, pageSize: pageSize)
         } else {
             let soup = try request.required("soup")
-            let text = QueryText(exact: request["exact"], range: request["range"], like: request["like"], match: request["match"])
+            let text = QueryText(
+                exact: request["exact"], range: request["range"], like: request["like"], match: request["match"])
             if let problem = text.problem(prefix: "") { throw InspectorError(.badRequest, problem) }
             spec = QuerySpec(
                 soupName: soup, filter: try text.filter(soup: soup, soups: store.soups),
@@ -48,7 +50,8 @@ extension Inspector {
     static func bounded(_ text: String?, name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
         guard let text else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw InspectorError(.badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw InspectorError(
+                .badRequest, "\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

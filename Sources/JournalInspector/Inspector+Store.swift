@@ -21,8 +21,10 @@ extension Inspector {
             bytes += Journal.exportLine(for: entry).count
             if index % stride == 0 || entry.sequence == last {
                 points.append(
-                    ["sequence": number(entry.sequence), "timestamp": .string(entry.timestamp.salesforceFormat),
-                     "journalBytes": .number(JSONNumber(Int64(bytes)))])
+                    [
+                        "sequence": number(entry.sequence), "timestamp": .string(entry.timestamp.salesforceFormat),
+                        "journalBytes": .number(JSONNumber(Int64(bytes))),
+                    ])
             }
             index += 1
         }

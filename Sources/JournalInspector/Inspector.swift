@@ -2,8 +2,8 @@ import EventJournal
 import Foundation
 import LosslessJSON
 import MobileSync
-import ToolSupport
 import Soups
+import ToolSupport
 
 /// Answers the inspector's requests from a store: the access checks, then one page or one
 /// JSON endpoint.
@@ -91,7 +91,8 @@ struct Inspector: Sendable {
         let id = try request.required("id")
         let history = try RecordHistory(journal: store.journal, soup: soup, id: id)
         guard !history.events.isEmpty else {
-            throw InspectorError(.notFound, "no entry of soup '\(soup)' touched a record with Id or _soupEntryId '\(id)'")
+            throw InspectorError(
+                .notFound, "no entry of soup '\(soup)' touched a record with Id or _soupEntryId '\(id)'")
         }
         return history
     }

@@ -6,7 +6,9 @@ import Foundation
 /// matching `/api/` endpoint and draws the answer, so a page's URL is its whole state.
 struct InspectorAssets: Sendable {
     /// The files served under `/assets/`, by name.
-    static let fileNames = ["inspector.css": "text/css; charset=utf-8", "inspector.js": "text/javascript; charset=utf-8"]
+    static let fileNames = [
+        "inspector.css": "text/css; charset=utf-8", "inspector.js": "text/javascript; charset=utf-8",
+    ]
 
     private let html: String
     private let files: [String: [UInt8]]

@@ -1,5 +1,5 @@
-public import EventJournal
 import Determinism
+public import EventJournal
 import LosslessJSON
 
 /// Which entries `journal-replay log` lists, and how it prints each: shared with the web

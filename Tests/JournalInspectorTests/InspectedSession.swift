@@ -2,8 +2,8 @@ import Determinism
 import EventJournal
 import Foundation
 import JournalInspector
-import LosslessJSON
 import Logging
+import LosslessJSON
 import MobileSync
 import SyncTesting
 
@@ -52,7 +52,8 @@ struct InspectedSession {
         components.path = path
         components.queryItems = (query.merging(["token": Self.token]) { a, _ in a }).sorted { $0.key < $1.key }
             .map { URLQueryItem(name: $0.key, value: $0.value) }
-        return try await LoopbackHTTP.get(port: port, components.percentEncodedPath + "?" + (components.percentEncodedQuery ?? ""))
+        return try await LoopbackHTTP.get(
+            port: port, components.percentEncodedPath + "?" + (components.percentEncodedQuery ?? ""))
     }
 
     /// GETs a JSON endpoint and parses its answer.

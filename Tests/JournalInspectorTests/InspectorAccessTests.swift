@@ -10,7 +10,8 @@ import Testing
         var answers: [LoopbackHTTP.Answer] = []
         for path in ["/", "/timeline", "/api/log", "/api/state", "/assets/inspector.js"] {
             answers.append(try await LoopbackHTTP.get(port: session.port, path))
-            answers.append(try await LoopbackHTTP.get(port: session.port, path + "?token=0123456789abcdef0123456789abcdee"))
+            answers.append(
+                try await LoopbackHTTP.get(port: session.port, path + "?token=0123456789abcdef0123456789abcdee"))
             answers.append(try await LoopbackHTTP.get(port: session.port, path + "?token="))
         }
         await session.stop()
