@@ -1,4 +1,5 @@
 import Foundation
+import LosslessJSON
 import Testing
 
 /// A real browser opens the inspector: the timeline, a filter, a record's history and the
@@ -19,34 +20,46 @@ import Testing
         await session.stop()
     }
 
+    /// What the page showed at each step of the walk.
+    struct Walk: Sendable {
+        var timeline = ""
+        var filtered = ""
+        var filteredURL = ""
+        var record = ""
+        var recordURL = ""
+        var past = ""
+        var pastURL = ""
+        var sliderValue = ""
+    }
+
     private func browse(_ chromium: HeadlessChromium, _ session: InspectedSession) async throws {
         let base = "http://127.0.0.1:\(session.port)"
         let token = "token=\(InspectedSession.token)"
+        let walk = try await Self.walk(chromium, start: "\(base)/timeline?\(token)")
 
-        let timeline = try await chromium.dumpDOM("\(base)/timeline?\(token)")
-        #expect(timeline.contains("18 entries shown of 18"))
-        #expect(timeline.contains("Sync run: "))
-        #expect(timeline.contains("FAILED"))
-        #expect(timeline.contains("Local edits in "))
-        #expect(!timeline.contains("class=\"error\""))
+        #expect(walk.timeline.contains("18 entries shown of 18"))
+        #expect(walk.timeline.contains("Sync run: "))
+        #expect(walk.timeline.contains("FAILED"))
+        #expect(walk.timeline.contains("Local edits in "))
 
-        // The filter form submits kind=…: the same URL a person gets by choosing a kind.
-        let filtered = try await chromium.dumpDOM("\(base)/timeline?\(token)&kind=sync.up.intent")
-        #expect(filtered.contains("2 entries shown of 18"))
-        #expect(filtered.contains("<option value=\"sync.up.intent\" selected=\"\">"))
+        // Choosing a kind and pressing Filter gives a URL that can be pasted.
+        #expect(walk.filteredURL.contains("kind=sync.up.intent"))
+        #expect(walk.filtered.contains("2 entries shown of 18"))
+        #expect(!walk.filtered.contains("sync.down.page\t"))
 
-        let record = try await chromium.dumpDOM("\(base)/record?\(token)&soup=accounts&id=local_1")
-        #expect(record.contains("History (3 entries)"))
-        #expect(record.contains("created locally"))
-        #expect(record.contains("Created offline"))
-        #expect(record.contains("as of entry 18 of 18"))
+        // Clicking the record's link in the timeline opens its history.
+        #expect(walk.recordURL.contains("/record?") && walk.recordURL.contains("id=local_1"))
+        #expect(walk.record.contains("History (3 entries)"))
+        #expect(walk.record.contains("created locally"))
+        #expect(walk.record.contains("Created offline"))
+        #expect(walk.record.contains("as of entry 18 of 18"))
 
-        // Moving the slider to entry 10 loads the page with asOf=10: the record before its upload.
-        let past = try await chromium.dumpDOM("\(base)/record?\(token)&soup=accounts&id=local_1&asOf=10")
-        #expect(past.contains("as of entry 10 of 18"))
-        #expect(past.contains("id=\"asof\" min=\"1\" max=\"18\" value=\"10\""))
-        #expect(past.contains("History (1 entries)"))
-        #expect(past.contains("local_1 as of entry 10"))
+        // Moving the slider to entry 10 shows the record before its upload was retried.
+        #expect(walk.pastURL.contains("asOf=10"))
+        #expect(walk.sliderValue == "10")
+        #expect(walk.past.contains("as of entry 10 of 18"))
+        #expect(walk.past.contains("History (1 entries)"))
+        #expect(walk.past.contains("local_1 as of entry 10"))
 
         try FileManager.default.createDirectory(at: Self.images, withIntermediateDirectories: true)
         let pages = [
@@ -59,5 +72,54 @@ import Testing
         for (name, path) in pages {
             try await chromium.screenshot(base + path, to: Self.images.appendingPathComponent("inspector-\(name).png"))
         }
+    }
+
+    /// Opens the timeline, filters it by kind through its form, clicks a record's link, and
+    /// drags the time slider to entry 10, reading the page after each step.
+    private static func walk(_ chromium: HeadlessChromium, start: String) async throws -> Walk {
+        try await withCheckedThrowingContinuation { continuation in
+            // Off the cooperative pool: the browser's calls block, and the inspector answering
+            // it runs on that pool.
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try walkBlocking(chromium, start: start) })
+            }
+        }
+    }
+
+    private static func walkBlocking(_ chromium: HeadlessChromium, start: String) throws -> Walk {
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "syncjournal-devtools-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        let browser = try DevToolsBrowser(chromium: chromium.url, profile: profile)
+        var walk = Walk()
+        try browser.open(start)
+        try browser.wait(until: "document.getElementById('shown')")
+        walk.timeline = try browser.text()
+
+        _ = try browser.evaluate(
+            "document.querySelector('select[name=kind]').value = 'sync.up.intent';"
+                + " document.querySelector('form.filters button[type=submit]').click(); true")
+        try browser.wait(until: "location.search.includes('kind=') && document.getElementById('shown')")
+        walk.filtered = try browser.text()
+        walk.filteredURL = try browser.evaluate("location.href").string ?? ""
+
+        _ = try browser.evaluate("history.back(); true")
+        try browser.wait(until: "!location.search.includes('kind=') && document.getElementById('shown')")
+        _ = try browser.evaluate(
+            "[...document.querySelectorAll('a')].find((a) => a.textContent === '[local_1]').click(); true")
+        try browser.wait(until: "location.pathname === '/record' && document.body.innerText.includes('History (')")
+        walk.record = try browser.text()
+        walk.recordURL = try browser.evaluate("location.href").string ?? ""
+
+        // What dragging does: the value moves (input events), then the drag ends (change).
+        _ = try browser.evaluate(
+            "const slider = document.getElementById('asof'); slider.value = '10';"
+                + " slider.dispatchEvent(new Event('input')); slider.dispatchEvent(new Event('change')); true")
+        try browser.wait(
+            until: "location.search.includes('asOf=10') && document.body.innerText.includes('History (')")
+        walk.past = try browser.text()
+        walk.pastURL = try browser.evaluate("location.href").string ?? ""
+        walk.sliderValue = try browser.evaluate("document.getElementById('asof').value").string ?? ""
+        return walk
     }
 }
