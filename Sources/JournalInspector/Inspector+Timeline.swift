@@ -22,23 +22,34 @@ extension Inspector {
             let history = try RecordHistory(journal: store.journal, soup: soup, id: record)
             shown.formIntersection(history.events.map(\.sequence))
         }
-        // Grouping reads every entry up to asOf, so a filtered page still shows whole runs'
-        // bounds and outcomes around the entries it lists.
-        let groups = try TimelineGroup.group(try entries(through: asOf ?? last))
+        let matching = shown.count
+        // A page of a long journal lists its newest entries; `to=` pages back.
+        if shown.count > Self.timelineEntriesMax {
+            shown = Set(shown.sorted().suffix(Self.timelineEntriesMax))
+        }
+        let firstShown = shown.min() ?? (asOf ?? last)
+        // Grouping reads the entries from the first one listed (every entry up to asOf when the
+        // page is not cut), so a filtered page still shows whole runs' bounds and outcomes.
+        let groups = try TimelineGroup.group(
+            try entries(from: matching > shown.count ? firstShown : nil, through: asOf ?? last))
         let visible = groups.filter { group in group.entries.contains { shown.contains($0.sequence) } }
         return [
             "lastSequence": number(last), "asOf": number(asOf ?? last),
             "horizon": number(horizon.firstSequence), "compacted": .bool(horizon.isCompacted),
-            "shownEntries": number(UInt64(shown.count)),
+            "shownEntries": number(UInt64(shown.count)), "matchingEntries": number(UInt64(matching)),
+            "firstShown": number(firstShown),
             "groups": .array(visible.map { $0.json(showing: shown) }),
             "kinds": .array(try store.journal.read { try $0.kindCounts() }.keys.sorted().map { .string($0.rawValue) }),
         ]
     }
 
-    /// Every kept entry from the horizon through `sequence`.
-    func entries(through sequence: UInt64) throws -> [JournalEntry] {
+    /// The most entries one timeline page lists: a browser draws them in well under a second.
+    static let timelineEntriesMax = 1_000
+
+    /// Every kept entry from `first` (the horizon when `nil`) through `sequence`.
+    func entries(from first: UInt64? = nil, through sequence: UInt64) throws -> [JournalEntry] {
         var entries: [JournalEntry] = []
-        try JournalLog(to: sequence).forEachEntry(in: store.journal) { entries.append($0) }
+        try JournalLog(from: first, to: sequence).forEachEntry(in: store.journal) { entries.append($0) }
         return entries
     }
 

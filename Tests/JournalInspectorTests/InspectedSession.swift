@@ -27,13 +27,19 @@ struct InspectedSession {
 
     var port: Int { server.port }
 
-    static func start(session: String = sessionPath) async throws -> InspectedSession {
+    /// Imports `session`, runs each of `before` as `journal-replay VERB STORE ARGUMENTS…`, and
+    /// serves the store.
+    static func start(session: String = sessionPath, before: [[String]] = []) async throws -> InspectedSession {
         let directory = try TemporaryDirectory("inspector")
         let storeURL = directory.appending("store")
         let replay = try BuiltProduct("journal-replay")
         let file = journals.appendingPathComponent(session).appendingPathComponent("session.jsonl")
         let imported = try replay.run(["import", file.path, storeURL.path])
         guard imported.status == 0 else { throw LoopbackHTTP.Failure(description: imported.standardError) }
+        for command in before {
+            let output = try replay.run([command[0], storeURL.path] + command.dropFirst())
+            guard output.status == 0 else { throw LoopbackHTTP.Failure(description: output.standardError) }
+        }
         let store = try SyncStore.openExisting(directory: storeURL, clock: SystemWallClock(), logger: .discarding)
         let server = try await InspectorServer.start(
             store, storeName: storeURL.path, token: token, logger: .discarding)

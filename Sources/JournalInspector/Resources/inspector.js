@@ -128,6 +128,10 @@ async function drawTimeline(main) {
   main.append(h("h1", {}, "Timeline"), form,
     h("p", { class: "muted", id: "shown" }, data.shownEntries + " entries shown of " + data.asOf +
       (data.asOf < data.lastSequence ? " (as of entry " + data.asOf + ")" : "")));
+  if (data.matchingEntries > data.shownEntries) {
+    main.append(h("p", { class: "horizon" }, "Showing the newest " + data.shownEntries + " of " + data.matchingEntries +
+      " matching entries. ", link("timeline", Object.assign(pageQuery(), { to: data.firstShown - 1 }), "Earlier entries")));
+  }
   if (data.compacted) {
     main.append(h("div", { class: "horizon" }, "Horizon: entries before #" + data.horizon +
       " were compacted away; history starts there."));
