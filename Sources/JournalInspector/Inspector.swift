@@ -38,7 +38,7 @@ struct Inspector: Sendable {
         } catch let error as JournalError where error.code == .belowHorizon {
             return .failure(InspectorError(.badRequest, error.message, cause: error))
         } catch {
-            return .failure(InspectorError(.serverFailed, "\(error)", cause: error))
+            return .failure(InspectorError(.serverFailed, FailureLine.text(for: error), cause: error))
         }
     }
 

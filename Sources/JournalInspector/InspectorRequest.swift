@@ -13,6 +13,8 @@ struct InspectorRequest: Sendable {
         self.path = path
         self.host = host
         var components = URLComponents()
+        // Forms and the pages' URLSearchParams send a space as `+` (a `+` itself as `%2B`).
+        let query = query.replacingOccurrences(of: "+", with: "%20")
         components.percentEncodedQuery = query.isEmpty ? nil : query
         var parameters: [String: String] = [:]
         for item in components.queryItems ?? [] {

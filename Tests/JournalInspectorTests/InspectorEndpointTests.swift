@@ -109,9 +109,13 @@ import Testing
         let range = try await session.json("/api/query", ["soup": "accounts", "range": "Id=001000000000002AAA.."])
         let smart = try await session.json("/api/query", ["smart": "select count(*) from {accounts}"])
         let past = try await session.json("/api/soups", ["asOf": "5"])
+        // A form sends a space as `+`.
+        let plus = try await LoopbackHTTP.get(
+            port: session.port, "/api/query?token=\(InspectedSession.token)&soup=accounts&exact=Name%3DCreated+offline")
         await session.stop()
         #expect(soups["soups"] == printed["projections"]?["soups"])
         #expect(exact["records"]?.array?.map { $0["Id"] } == ["001000000000002AAA"])
+        #expect(try JSONValue(parsing: plus.body)["records"] == exact["records"])
         #expect(like["records"]?.array?.map { $0["Name"] } == ["Account 000"])
         #expect(range["count"] == JSONValue(integerLiteral: 1))
         #expect(smart["records"]?.array?.first == [JSONValue(integerLiteral: 2)])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventJournal
 import Foundation
 import JournalInspector
 import Logging
@@ -22,6 +23,8 @@ extension MSync {
         }
 
         func run() async throws {
+            // Inspecting reads: a mistyped --store is refused rather than created empty.
+            try reportingFailures { try StoreLayout(directory: global.storeURL).requireStore() }
             let store = try openStore(global)
             var generator = SystemRandomNumberGenerator()
             let server = try await reportingFailures {
