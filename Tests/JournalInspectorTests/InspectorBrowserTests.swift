@@ -1,5 +1,7 @@
 import Foundation
 import LosslessJSON
+import MobileSync
+import Soups
 import Testing
 
 /// A real browser opens the inspector: the timeline, a filter, a record's history and the
@@ -8,7 +10,7 @@ import Testing
     static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/images")
 
-    @Test func aBrowserOpensTheTimelineFiltersItOpensARecordAndMovesThroughTime() async throws {
+    @Test func aBrowserFiltersTheTimelineOpensARecordMovesThroughTimeAndFollowsNewEntries() async throws {
         let chromium = try HeadlessChromium()
         let session = try await InspectedSession.start()
         do {
@@ -30,12 +32,25 @@ import Testing
         var past = ""
         var pastURL = ""
         var sliderValue = ""
+        var followed = ""
     }
 
     private func browse(_ chromium: HeadlessChromium, _ session: InspectedSession) async throws {
         let base = "http://127.0.0.1:\(session.port)"
         let token = "token=\(InspectedSession.token)"
-        let walk = try await Self.walk(chromium, start: "\(base)/timeline?\(token)")
+        try FileManager.default.createDirectory(at: Self.images, withIntermediateDirectories: true)
+        let pages = [
+            ("timeline", "/timeline?\(token)"), ("timeline-filtered", "/timeline?\(token)&sync=up"),
+            ("syncs", "/syncs?\(token)"), ("soups", "/soups?\(token)&soup=accounts&like=Name%3DC%25"),
+            ("record", "/record?\(token)&soup=accounts&id=local_1"),
+            ("time-travel", "/record?\(token)&soup=accounts&id=local_1&asOf=10"),
+            ("state", "/state?\(token)&asOf=10"), ("store", "/store?\(token)"),
+        ]
+        for (name, path) in pages {
+            try await chromium.screenshot(base + path, to: Self.images.appendingPathComponent("inspector-\(name).png"))
+        }
+
+        let walk = try await Self.walk(chromium, start: "\(base)/timeline?\(token)", store: session.store)
 
         #expect(walk.timeline.contains("18 entries shown of 18"))
         #expect(walk.timeline.contains("Sync run: "))
@@ -61,32 +76,25 @@ import Testing
         #expect(walk.past.contains("History (1 entries)"))
         #expect(walk.past.contains("local_1 as of entry 10"))
 
-        try FileManager.default.createDirectory(at: Self.images, withIntermediateDirectories: true)
-        let pages = [
-            ("timeline", "/timeline?\(token)"), ("timeline-filtered", "/timeline?\(token)&sync=up"),
-            ("syncs", "/syncs?\(token)"), ("soups", "/soups?\(token)&soup=accounts&like=Name%3DC%25"),
-            ("record", "/record?\(token)&soup=accounts&id=local_1"),
-            ("time-travel", "/record?\(token)&soup=accounts&id=local_1&asOf=10"),
-            ("state", "/state?\(token)&asOf=10"), ("store", "/store?\(token)"),
-        ]
-        for (name, path) in pages {
-            try await chromium.screenshot(base + path, to: Self.images.appendingPathComponent("inspector-\(name).png"))
-        }
+        // An open timeline shows an entry appended after it was drawn, without a reload.
+        #expect(walk.followed.contains("19 entries shown of 19"))
+        #expect(walk.followed.contains("#19\t"))
+
     }
 
     /// Opens the timeline, filters it by kind through its form, clicks a record's link, and
     /// drags the time slider to entry 10, reading the page after each step.
-    private static func walk(_ chromium: HeadlessChromium, start: String) async throws -> Walk {
+    private static func walk(_ chromium: HeadlessChromium, start: String, store: SyncStore) async throws -> Walk {
         try await withCheckedThrowingContinuation { continuation in
             // Off the cooperative pool: the browser's calls block, and the inspector answering
             // it runs on that pool.
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try walkBlocking(chromium, start: start) })
+                continuation.resume(with: Result { try walkBlocking(chromium, start: start, store: store) })
             }
         }
     }
 
-    private static func walkBlocking(_ chromium: HeadlessChromium, start: String) throws -> Walk {
+    private static func walkBlocking(_ chromium: HeadlessChromium, start: String, store: SyncStore) throws -> Walk {
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "syncjournal-devtools-\(getpid())")
         defer { try? FileManager.default.removeItem(at: profile) }
@@ -120,6 +128,12 @@ import Testing
         walk.past = try browser.text()
         walk.pastURL = try browser.evaluate("location.href").string ?? ""
         walk.sliderValue = try browser.evaluate("document.getElementById('asof').value").string ?? ""
+
+        try browser.open(start)
+        try browser.wait(until: "document.getElementById('shown')")
+        _ = try store.soups.createLocally("accounts", ["Name": "Appended while open"])
+        try browser.wait(until: "document.body.innerText.includes('19 entries shown of 19')")
+        walk.followed = try browser.text()
         return walk
     }
 }
