@@ -29,7 +29,10 @@ struct InspectedSession {
 
     /// Imports `session`, runs each of `before` as `journal-replay VERB STORE ARGUMENTS…`, and
     /// serves the store.
-    static func start(session: String = sessionPath, before: [[String]] = []) async throws -> InspectedSession {
+    /// `storeName` is what the pages call the store (its path by default, as the tools print it).
+    static func start(session: String = sessionPath, before: [[String]] = [], storeName: String? = nil) async throws
+        -> InspectedSession
+    {
         let directory = try TemporaryDirectory("inspector")
         let storeURL = directory.appending("store")
         let replay = try BuiltProduct("journal-replay")
@@ -42,7 +45,7 @@ struct InspectedSession {
         }
         let store = try SyncStore.openExisting(directory: storeURL, clock: SystemWallClock(), logger: .discarding)
         let server = try await InspectorServer.start(
-            store, storeName: storeURL.path, token: token, logger: .discarding)
+            store, storeName: storeName ?? storeURL.path, token: token, logger: .discarding)
         return InspectedSession(directory: directory, storeURL: storeURL, replay: replay, store: store, server: server)
     }
 

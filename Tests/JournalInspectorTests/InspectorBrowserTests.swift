@@ -12,7 +12,8 @@ import Testing
 
     @Test func aBrowserFiltersTheTimelineOpensARecordMovesThroughTimeAndFollowsNewEntries() async throws {
         let chromium = try HeadlessChromium()
-        let session = try await InspectedSession.start()
+        // A fixed name rather than a temporary path, so the screenshots change only when the pages do.
+        let session = try await InspectedSession.start(storeName: "crash-recovered-upload")
         do {
             try await browse(chromium, session)
         } catch {
