@@ -72,14 +72,18 @@ let package = Package(
         ),
 
         // MARK: - Tools
-        // What both command-line tools share: progress display, retention options.
-        .target(name: "ToolSupport", dependencies: ["EventJournal", argumentParser]),
+        // What both command-line tools share: progress display, retention options, and the
+        // answers of log, state, info and blame, which the web inspector serves too.
+        .target(
+            name: "ToolSupport",
+            dependencies: ["EventJournal", "MobileSync", "Soups", "Determinism", "LosslessJSON", argumentParser]
+        ),
         .testTarget(name: "ToolSupportTests", dependencies: ["ToolSupport", "EventJournal"]),
         .executableTarget(
             name: "journal-replay",
             dependencies: [
                 "EventJournal", "LMDBStore", "MobileSync", "Soups", "Determinism", "LosslessJSON", "SyncReplay",
-                "ToolSupport",
+                "ToolSupport", "JournalInspector",
                 argumentParser, logging,
             ],
             path: "Tools/journal-replay"
@@ -89,12 +93,36 @@ let package = Package(
             dependencies: [
                 "EventJournal", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "Determinism",
                 "LosslessJSON",
-                "ToolSupport",
+                "ToolSupport", "JournalInspector",
                 argumentParser, logging,
             ],
             path: "Tools/msync",
             // The demo's userstore.json and usersyncs.json.
             resources: [.copy("Resources/userstore.json"), .copy("Resources/usersyncs.json")]
+        ),
+
+        // The read-only web inspector of a store (`journal-replay serve`, `msync inspect`): pages
+        // and JSON over Hummingbird on loopback, the pages bundled as resources (decision 0361).
+        .target(
+            name: "JournalInspector",
+            dependencies: [
+                "EventJournal", "MobileSync", "Soups", "Determinism", "LosslessJSON", "ToolSupport", logging,
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            resources: [
+                .copy("Resources/inspector.html"), .copy("Resources/inspector.css"), .copy("Resources/inspector.js"),
+            ]
+        ),
+        .testTarget(
+            name: "JournalInspectorTests",
+            dependencies: [
+                "JournalInspector", "EventJournal", "MobileSync", "Soups", "Determinism", "LosslessJSON", "SyncTesting",
+                "ToolSupport", "journal-replay", "msync", logging,
+            ]
         ),
 
         // MARK: - End-to-end tests of the executables

@@ -4,6 +4,7 @@ import EventJournal
 import LosslessJSON
 import MobileSync
 import Soups
+import ToolSupport
 
 extension JournalReplay {
     struct Blame: ParsableCommand {
@@ -41,29 +42,14 @@ extension JournalReplay {
                 )
             }
             if json {
-                let events = history.events.map { event -> JSONValue in
-                    var object: [String: JSONValue] = [
-                        "sequence": .number(JSONNumber(Int64(event.sequence))),
-                        "timestamp": .string(event.timestamp.salesforceFormat),
-                        "kind": .string(event.kind.rawValue),
-                        "action": .string(event.action),
-                    ]
-                    if let record = event.record { object["record"] = record }
-                    return .object(object)
-                }
-                writeStandardOutput(JSONValue.array(events).serialized() + [UInt8(ascii: "\n")])
+                writeStandardOutput(history.eventsJSON.serialized() + [UInt8(ascii: "\n")])
             } else {
                 // The history starts at the horizon: say so, so an empty start is not read as
                 // a record that came from nowhere.
                 if let horizon = try? journal.horizon(), horizon.isCompacted {
                     print("(entries before \(horizon.firstSequence) were compacted away; the history starts there)")
                 }
-                for event in history.events {
-                    let record = event.record.map { " " + $0.serializedString }
-                    print(
-                        "#\(event.sequence) \(event.timestamp.salesforceFormat) \(event.kind) \(event.action)\(record ?? "")"
-                    )
-                }
+                for event in history.events { print(RecordHistory.line(for: event)) }
             }
         }
     }

@@ -3,6 +3,7 @@ import Determinism
 import EventJournal
 import LMDBStore
 import LosslessJSON
+import ToolSupport
 
 extension JournalReplay {
     struct Info: ParsableCommand {
@@ -16,43 +17,7 @@ extension JournalReplay {
             let journal = try openStore(store)
             let summary: JSONValue
             do {
-                let statistics = try journal.statistics()
-                let report = journal.openingReport
-                summary = try journal.read { reader in
-                    let last = try reader.lastSequence
-                    let first = last > 0 ? try reader.entry(at: try reader.firstSequence) : nil
-                    let newest = last > 0 ? try reader.entry(at: last) : nil
-                    var kinds: [String: JSONValue] = [:]
-                    for (kind, count) in try reader.kindCounts() {
-                        kinds[kind.rawValue] = .number(JSONNumber(Int64(count)))
-                    }
-                    return [
-                        "store": .string(store), "formatVersion": .number(JSONNumber(Int64(statistics.formatVersion))),
-                        "encrypted": .bool(journal.isEncrypted),
-                        "lastSequence": .number(JSONNumber(Int64(last))), "kinds": .object(kinds),
-                        // After compaction the last sequence counts every entry ever written;
-                        // only those from the horizon on are kept.
-                        "entriesWritten": .number(JSONNumber(Int64(last))),
-                        "entriesKept": .number(
-                            JSONNumber(
-                                Int64(
-                                    last >= statistics.horizon.firstSequence
-                                        ? last - statistics.horizon.firstSequence + 1 : 0))),
-                        "firstTimestamp": first.map { .string($0.timestamp.salesforceFormat) } ?? .null,
-                        "lastTimestamp": newest.map { .string($0.timestamp.salesforceFormat) } ?? .null,
-                        "horizon": .number(JSONNumber(Int64(statistics.horizon.firstSequence))),
-                        "fileBytes": .number(JSONNumber(Int64(statistics.fileBytes))),
-                        "liveBytes": .number(JSONNumber(Int64(statistics.liveBytes))),
-                        "journalFileBytes": .number(JSONNumber(Int64(statistics.journalFileBytes))),
-                        "journalEntryBytes": .number(JSONNumber(Int64(statistics.journalEntryBytes))),
-                        "projectionFileBytes": .number(JSONNumber(Int64(statistics.projectionFileBytes))),
-                        "checkpoints": .array(statistics.checkpointSequences.map { .number(JSONNumber(Int64($0))) }),
-                        "checkpointBytes": .number(JSONNumber(Int64(statistics.checkpointBytes))),
-                        "projectionsUnsynced": .bool(statistics.projectionsHaveUnsyncedWrites),
-                        "projectionsOnOpen": .string(report.projections.description),
-                        "foldedOnOpen": .number(JSONNumber(Int64(report.foldedEntries))),
-                    ]
-                }
+                summary = try StoreSummary.json(of: journal, store: store)
             } catch {
                 throw fail(error)
             }

@@ -2,6 +2,7 @@ import ArgumentParser
 import EventJournal
 import Foundation
 import LosslessJSON
+import ToolSupport
 
 extension JournalReplay {
     struct State: ParsableCommand {
@@ -27,14 +28,7 @@ extension JournalReplay {
                                 + "\(try journal.lastSequence())\n").utf8))
                     throw ExitStatus.badInput
                 }
-                let filter = soup.map { ["soup": $0] } ?? [:]
-                description = try journal.withState(asOf: asOf ?? UInt64.max) { state, sequence in
-                    var projections: [String: JSONValue] = [:]
-                    for projection in journal.projections {
-                        projections[projection.name] = try projection.describeState(in: state, filter: filter)
-                    }
-                    return ["asOf": .number(JSONNumber(Int64(sequence))), "projections": .object(projections)]
-                }
+                description = try StateDescription.json(of: journal, asOf: asOf, soup: soup)
             } catch let exit as ExitCode {
                 throw exit
             } catch {

@@ -15,7 +15,7 @@ struct JournalReplay: AsyncParsableCommand {
         subcommands: [
             Info.self, Log.self, State.self, Verify.self, Rebuild.self, Compact.self, Export.self, Import.self,
             Recover.self, Diff.self,
-            Blame.self,
+            Blame.self, Serve.self,
             ReplaySession.self,
             Simulate.self,
         ])

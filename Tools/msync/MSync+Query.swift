@@ -3,6 +3,7 @@ import Foundation
 import LosslessJSON
 import MobileSync
 import Soups
+import ToolSupport
 
 extension MSync {
     struct Query: ParsableCommand {
@@ -23,21 +24,15 @@ extension MSync {
         var count = false
 
         func validate() throws {
-            let filters = [exact, range, like, match].compactMap { $0 }
-            guard filters.count <= 1 else {
-                throw ValidationError("give at most one of --exact, --range, --like, --match")
-            }
+            if let problem = text.problem(prefix: "--") { throw ValidationError(problem) }
             guard (1...QuerySpec.pageSizeMax).contains(pageSize) else {
                 throw ValidationError("--page-size must be 1 to \(QuerySpec.pageSizeMax)")
             }
             guard page >= 0 else { throw ValidationError("--page must not be negative") }
-            for (flag, value) in [("--exact", exact), ("--range", range), ("--like", like)] {
-                if let value, Self.split(value) == nil { throw ValidationError("\(flag) expects PATH=VALUE") }
-            }
-            if let range, let (_, bounds) = Self.split(range), !bounds.contains("..") {
-                throw ValidationError("--range expects PATH=LO..HI")
-            }
         }
+
+        /// The filters as typed, which ToolSupport turns into a query's filter.
+        private var text: QueryText { QueryText(exact: exact, range: range, like: like, match: match) }
 
         func run() throws {
             let store = try openStore(global)
@@ -59,38 +54,7 @@ extension MSync {
         }
 
         private func filter(_ store: SyncStore) throws -> QuerySpec.Filter {
-            if let exact, let (path, value) = Self.split(exact) {
-                return .exact(path: path, value: try Self.value(value, path: path, soup: soup, store: store))
-            }
-            if let range, let (path, bounds) = Self.split(range), let dots = bounds.range(of: "..") {
-                let low = String(bounds[..<dots.lowerBound])
-                let high = String(bounds[dots.upperBound...])
-                // JSONValue is ExpressibleByNilLiteral: spell out Optional.none so an open end
-                // is no bound at all, not a JSON null.
-                let lower: JSONValue? = low.isEmpty ? .none : try Self.value(low, path: path, soup: soup, store: store)
-                let upper: JSONValue? =
-                    high.isEmpty ? .none : try Self.value(high, path: path, soup: soup, store: store)
-                return .range(path: path, lower: lower, upper: upper)
-            }
-            if let like, let (path, pattern) = Self.split(like) { return .like(path: path, pattern: pattern) }
-            if let match { return .match(path: nil, expression: match) }
-            return .all
-        }
-
-        static func split(_ text: String) -> (String, String)? {
-            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
-            return (String(text[..<equals]), String(text[text.index(after: equals)...]))
-        }
-
-        /// A number for integer and floating indexes, else the text.
-        static func value(_ text: String, path: String, soup: String, store: SyncStore) throws -> JSONValue {
-            let type = try store.soups.indexSpecs(of: soup).first { $0.path == path }?.type
-            guard type == .integer || type == .floating else { return .string(text) }
-            guard let number = JSONNumber(text: text) else {
-                throw SoupError(
-                    .invalidIndexSpec, "'\(text)' is not a number, and index \(path) is \(type?.rawValue ?? "")")
-            }
-            return .number(number)
+            try text.filter(soup: soup, soups: store.soups)
         }
     }
 }
