@@ -73,14 +73,16 @@ final class StoreCipher: ValueSealer {
 
     func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
         if value.isEmpty {
-            let (generation, mac) = try Self.current(keys.withLock { keys in
-                keys.map { ($0.ring.current, $0.emptyValueMACs[$0.ring.current]) }
-            })
+            let (generation, mac) = try Self.current(
+                keys.withLock { keys in
+                    keys.map { ($0.ring.current, $0.emptyValueMACs[$0.ring.current]) }
+                })
             return [generation] + Self.tag(mac, key: key, database: database)
         }
-        let (generation, dataKey) = try Self.current(keys.withLock { keys in
-            keys.map { ($0.ring.current, $0.ring.dataKeys[$0.ring.current]) }
-        })
+        let (generation, dataKey) = try Self.current(
+            keys.withLock { keys in
+                keys.map { ($0.ring.current, $0.ring.dataKeys[$0.ring.current]) }
+            })
         let box = try AES.GCM.seal(
             value, using: dataKey, nonce: try takeNonce(),
             authenticating: Self.context(key: key, database: database))

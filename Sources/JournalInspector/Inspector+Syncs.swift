@@ -1,6 +1,7 @@
 import EventJournal
 import LosslessJSON
 import MobileSync
+import Soups
 import ToolSupport
 
 extension Inspector {

@@ -2,6 +2,7 @@ import Determinism
 import EventJournal
 import LosslessJSON
 import MobileSync
+import Soups
 
 /// Entries that belong together on the timeline: one sync run, a stretch of local edits, or
 /// an entry of its own.
@@ -131,15 +132,16 @@ struct TimelineGroup: Sendable {
     /// A few words on what the entry did, for a person scanning the timeline.
     static func summary(of entry: JournalEntry) -> String {
         let header = entry.header
-        switch entry.kind.rawValue {
-        case "sync.down.page":
-            let since = header["modifiedSince"]?.description ?? "?"
-            let until = header["maxTimeStamp"]?.description ?? "?"
-            let count = header["recordCount"]?.description ?? "?"
-            return "page \(header["page"]?.description ?? "?"): \(count) records, window \(since) → \(until)"
-        case "sync.state.changed", "sync.created":
-            return "\(header["syncName"]?.description ?? "sync \(header["syncId"]?.description ?? "?")") "
-                + "\(header["status"]?.description ?? "")"
+        switch entry.kind {
+        case .syncDownPageFetched:
+            let since = header[SyncHeader.modifiedSince]?.description ?? "?"
+            let until = header[SyncHeader.maxTimeStamp]?.description ?? "?"
+            let count = header[SyncHeader.recordCount]?.description ?? "?"
+            return "page \(header[SyncHeader.page]?.description ?? "?"): \(count) records, window \(since) → \(until)"
+        case .syncStateChanged, .syncCreated:
+            return
+                "\(header[SyncHeader.syncName]?.description ?? "sync \(header[SyncHeader.syncId]?.description ?? "?")") "
+                + "\(header[SyncHeader.status]?.description ?? "")"
         case "soup.saved":
             let count = (try? entry.jsonPayload())?["records"]?.array?.count ?? 0
             return "\(count) record\(count == 1 ? "" : "s") saved in \(header["soup"]?.description ?? "?")"

@@ -1,5 +1,6 @@
 public import EventJournal
 import LosslessJSON
+import Soups
 
 /// One run of `cleanResyncGhosts`, as one journal entry: the remote ids the target returned, the
 /// sync's ghosts found locally, and the soup's clean records that no sync down owns and that the

@@ -1,6 +1,7 @@
 public import EventJournal
 import LMDBStore
 public import LosslessJSON
+import Soups
 
 /// The uploads whose intent is journaled but whose outcome is not: what a restart reconciles.
 ///

@@ -1,5 +1,6 @@
 public import EventJournal
 import LosslessJSON
+import Soups
 
 extension SyncDownPage {
     /// The entry to append: kind `sync.down.page`, the bookkeeping in typed header fields, the

@@ -1,5 +1,6 @@
 public import EventJournal
 import LosslessJSON
+import Soups
 
 extension SyncState {
     /// The entry recording that this sync was created: kind `sync.created`.

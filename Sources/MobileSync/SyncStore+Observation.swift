@@ -1,4 +1,5 @@
 public import EventJournal
+import Soups
 import Synchronization
 
 // Observing one sync's state (decision 0004). Sync states are a projection, so every manager's

@@ -1,13 +1,6 @@
 public import EventJournal
 public import LosslessJSON
-
-extension JournalEntry.Kind {
-    /// A sync up is about to send one request; see ``SyncUpUpload/intentDraft``.
-    public static let syncUpIntent: Self = "sync.up.intent"
-    /// A sync up request was answered; see ``SyncUpUpload/outcomeDraft(_:)``. The soup
-    /// projection applies it.
-    public static let syncUpOutcome: Self = "sync.up.outcome"
-}
+import Soups
 
 /// One sync-up request as the journal sees it: the intent appended before it is sent, and the
 /// outcome appended after (DESIGN invariant 6).

@@ -30,8 +30,8 @@ struct RefetchRule {
 
     /// The rule of a page, for its records' date field.
     init(_ header: ServerEntryHeader) throws {
-        let dateField = try header.optionalString(SoupProjection.ServerEntry.modificationDateFieldHeader)
-        let previous = header.entry.header[SoupProjection.ServerEntry.previousWatermarkHeader]
+        let dateField = try header.optionalString(SyncHeader.modificationDateFieldName)
+        let previous = header.entry.header[SyncHeader.previousWatermark]
         if let previous {
             guard let bound = previous.integer else {
                 throw SoupError(.storage, "entry \(header.entry.sequence): previousWatermark is not an integer")
@@ -78,7 +78,7 @@ struct RefetchRule {
         else { return false }
         // The owner kept, so the comparison ignores it (decision 0325); 0321 compared this sync.
         let owner =
-            datedThrough == nil ? syncId : (stored[SoupProjection.ServerEntry.syncIdField]?.number?.int64Value ?? -1)
+            datedThrough == nil ? syncId : (stored[LocalFlags.syncId]?.number?.int64Value ?? -1)
         let added = SoupProjection.addedFields(
             syncId: owner, entryId: entryId, at: WallTime(millisecondsSinceEpoch: time))
         return JSONValue.object(members.merging(added) { $1 }) == stored

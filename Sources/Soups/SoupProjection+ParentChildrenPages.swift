@@ -26,13 +26,13 @@ extension SoupProjection {
         in state: SoupState
     ) throws -> Int {
         let entry = header.entry
-        let relationship = try header.string(ServerEntry.childrenRelationshipHeader)
-        let idField = try header.string(ServerEntry.idFieldHeader)
-        let childIdField = try header.string(ServerEntry.childIdFieldHeader)
-        let parentIdField = try header.string(ServerEntry.childParentIdFieldHeader)
-        let childSoup = try state.requireSoup(try header.string(ServerEntry.childrenSoupHeader))
+        let relationship = try header.string(SyncHeader.childrenRelationship)
+        let idField = try header.string(SyncHeader.idFieldName)
+        let childIdField = try header.string(SyncHeader.childIdFieldName)
+        let parentIdField = try header.string(SyncHeader.childParentIdFieldName)
+        let childSoup = try state.requireSoup(try header.string(SyncHeader.childrenSoup))
         let childRule = rule.withDateField(
-            rule.appliesToSomeDate ? try header.string(ServerEntry.childDateFieldHeader) : nil)
+            rule.appliesToSomeDate ? try header.string(SyncHeader.childModificationDateFieldName) : nil)
         let trees = try records.map { try Self.tree($0, relationship: relationship, sequence: entry.sequence) }
         let idComponents = SoupPath.components(idField)
         let parentIds = trees.map { SoupPath.project(.object($0.parent), components: idComponents) }

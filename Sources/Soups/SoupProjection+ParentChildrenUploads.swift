@@ -24,10 +24,10 @@ extension SoupProjection {
         let isMasterDetail: Bool
 
         init?(_ entry: JournalEntry, _ state: SoupState) throws {
-            guard let soupName = entry.header[UploadEntry.childrenSoupHeader]?.string else { return nil }
-            guard let idField = entry.header[UploadEntry.childIdFieldHeader]?.string,
-                let parentIdField = entry.header[UploadEntry.childParentIdFieldHeader]?.string,
-                let type = entry.header[UploadEntry.relationshipTypeHeader]?.string
+            guard let soupName = entry.header[SyncHeader.childrenSoup]?.string else { return nil }
+            guard let idField = entry.header[SyncHeader.childIdFieldName]?.string,
+                let parentIdField = entry.header[SyncHeader.childParentIdFieldName]?.string,
+                let type = entry.header[SyncHeader.relationshipType]?.string
             else {
                 throw SoupError(
                     .storage, "entry \(entry.sequence): a parent/children upload lacks its children's header fields")
@@ -35,7 +35,7 @@ extension SoupProjection {
             soup = try state.requireSoup(soupName)
             self.idField = idField
             self.parentIdField = parentIdField
-            isMasterDetail = type == UploadEntry.masterDetail
+            isMasterDetail = type == SyncHeader.masterDetail
         }
     }
 

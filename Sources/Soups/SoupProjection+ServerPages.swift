@@ -11,35 +11,14 @@ import LosslessJSON
 // their names, as docs/mobilesync.md documents them. Everything the fold needs is in the entry:
 // the soup, the sync id, the id field and the merge mode.
 extension SoupProjection {
-    /// The names MobileSync's sync-down entries use, shared by contract with docs/mobilesync.md.
-    enum ServerEntry {
-        static let pageKind = "sync.down.page"
-        static let ghostsKind = "sync.ghosts.cleaned"
-        static let soupHeader = "soup"
-        static let syncIdHeader = "syncId"
-        static let idFieldHeader = "idFieldName"
-        static let mergeModeHeader = "mergeMode"
-        static let modificationDateFieldHeader = "modificationDateFieldName"
-        static let previousWatermarkHeader = "previousWatermark"
-        static let leaveIfChanged = "LEAVE_IF_CHANGED"
-        static let overwrite = "OVERWRITE"
-        static let childrenSoupHeader = "childrenSoup"
-        static let childrenRelationshipHeader = "childrenRelationship"
-        static let childIdFieldHeader = "childIdFieldName"
-        static let childDateFieldHeader = "childModificationDateFieldName"
-        static let childParentIdFieldHeader = "childParentIdFieldName"
-        static let syncIdField = LocalFlags.syncId
-        static let lastErrorField = LocalFlags.lastError
-    }
-
     /// Folds a sync-down entry into the soups; returns `false` for every other kind.
     func applyServerEntry(_ entry: JournalEntry, in context: ProjectionContext) throws -> Bool {
         switch entry.kind.rawValue {
-        case ServerEntry.pageKind:
+        case JournalEntry.Kind.syncDownPageFetched.rawValue:
             let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
             try applyServerPage(entry, in: state)
             return true
-        case ServerEntry.ghostsKind:
+        case JournalEntry.Kind.syncGhostsCleaned.rawValue:
             let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
             try applyGhostCleaning(entry, in: state)
             return true
@@ -69,7 +48,7 @@ extension SoupProjection {
             throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
         }
         let leftAlone: Int
-        if entry.header[ServerEntry.childrenSoupHeader] != nil {
+        if entry.header[SyncHeader.childrenSoup] != nil {
             leftAlone = try applyParentChildrenPage(
                 records, header, rule: rule, leavesChanges: leavesChanges, in: state)
         } else {
@@ -102,7 +81,7 @@ extension SoupProjection {
         splices: [RecordSplice?]?, in state: SoupState
     ) throws -> Int {
         let entry = header.entry
-        let idField = try header.string(ServerEntry.idFieldHeader)
+        let idField = try header.string(SyncHeader.idFieldName)
         let soup = try state.requireSoup(header.soup)
         // Splicing the added fields into the record's bytes stores what serializing the cleaned
         // record would; indexing the record as fetched is the same only while no index path
@@ -162,7 +141,7 @@ extension SoupProjection {
             if let parentIdField = related["parentIdFieldName"]?.string { keptParents.append((soup, parentIdField)) }
         }
         let soup = try state.requireSoup(header.soup)
-        let idField = try header.string(ServerEntry.idFieldHeader)
+        let idField = try header.string(SyncHeader.idFieldName)
         let candidates = (payload["ghostIds"]?.array ?? []) + (payload["unownedGhostIds"]?.array ?? [])
         let childFinders = try keptParents.map { children, parentIdField in
             try LocalRecordFinder(state: state, soup: children, idPath: parentIdField, wanted: candidates)
@@ -192,9 +171,9 @@ extension SoupProjection {
             }
         }
         try remove(ghostIds) {
-            !LocalFlags.isDirty($0) && $0[ServerEntry.syncIdField]?.number?.int64Value == syncId
+            !LocalFlags.isDirty($0) && $0[LocalFlags.syncId]?.number?.int64Value == syncId
         }
-        try remove(unownedIds) { $0[LocalFlags.local] == .bool(false) && ($0[ServerEntry.syncIdField] ?? .null).isNull }
+        try remove(unownedIds) { $0[LocalFlags.local] == .bool(false) && ($0[LocalFlags.syncId] ?? .null).isNull }
     }
 
     /// The fields a sync down adds to every record it stores: Mobile Sync's clean flags,
@@ -203,11 +182,11 @@ extension SoupProjection {
     static func addedFields(syncId: Int64, entryId: Int64, at time: WallTime) -> [String: JSONValue] {
         var fields: [String: JSONValue] = [
             LocalFlags.local: false, LocalFlags.locallyCreated: false, LocalFlags.locallyUpdated: false,
-            LocalFlags.locallyDeleted: false, ServerEntry.lastErrorField: .null,
+            LocalFlags.locallyDeleted: false, LocalFlags.lastError: .null,
             SoupStore.entryIdField: .number(JSONNumber(entryId)),
             SoupStore.lastModifiedDateField: .number(JSONNumber(time.millisecondsSinceEpoch)),
         ]
-        if syncId >= 0 { fields[ServerEntry.syncIdField] = .number(JSONNumber(syncId)) }
+        if syncId >= 0 { fields[LocalFlags.syncId] = .number(JSONNumber(syncId)) }
         return fields
     }
 }
@@ -244,8 +223,8 @@ struct ServerEntryHeader {
 
     init(_ entry: JournalEntry) throws {
         self.entry = entry
-        guard let soup = entry.header[SoupProjection.ServerEntry.soupHeader]?.string,
-            let syncId = entry.header[SoupProjection.ServerEntry.syncIdHeader]?.integer
+        guard let soup = entry.header[SyncHeader.soup]?.string,
+            let syncId = entry.header[SyncHeader.syncId]?.integer
         else {
             throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its soup or syncId header")
         }
@@ -268,10 +247,10 @@ struct ServerEntryHeader {
 
     /// Whether the entry's merge mode is LEAVE_IF_CHANGED (otherwise it is OVERWRITE).
     func leavesChanges() throws -> Bool {
-        let mode = try string(SoupProjection.ServerEntry.mergeModeHeader)
-        guard mode == SoupProjection.ServerEntry.leaveIfChanged || mode == SoupProjection.ServerEntry.overwrite else {
+        let mode = try string(SyncHeader.mergeMode)
+        guard mode == SyncHeader.leaveIfChanged || mode == SyncHeader.overwrite else {
             throw SoupError(.storage, "entry \(entry.sequence) has an unknown merge mode '\(mode)'")
         }
-        return mode == SoupProjection.ServerEntry.leaveIfChanged
+        return mode == SyncHeader.leaveIfChanged
     }
 }

@@ -11,32 +11,13 @@ import LosslessJSON
 // Soups must not import MobileSync, so the kinds and the fields are read by name, as
 // docs/mobilesync.md documents them.
 extension SoupProjection {
-    /// The names of the upload entries, shared by contract with docs/mobilesync.md.
-    enum UploadEntry {
-        static let intentKind = "sync.up.intent"
-        static let outcomeKind = "sync.up.outcome"
-        static let soupHeader = "soup"
-        static let idFieldHeader = "idFieldName"
-        static let externalIdFieldHeader = "externalIdFieldName"
-        static let childExternalIdFieldHeader = "childExternalIdFieldName"
-        static let childrenSoupHeader = "childrenSoup"
-        static let childIdFieldHeader = "childIdFieldName"
-        static let childParentIdFieldHeader = "childParentIdFieldName"
-        static let relationshipTypeHeader = "relationshipType"
-        static let masterDetail = "MASTER_DETAIL"
-        static let mergeModeHeader = "mergeMode"
-        static let leaveIfChanged = "LEAVE_IF_CHANGED"
-        static let lastErrorField = LocalFlags.lastError
-        static let syncIdField = LocalFlags.syncId
-    }
-
     /// Folds an upload intent or outcome into its soup; returns `false` for every other kind.
     func applyUploadEntry(_ entry: JournalEntry, in context: ProjectionContext) throws -> Bool {
         switch entry.kind.rawValue {
-        case UploadEntry.intentKind:
+        case JournalEntry.Kind.syncUpIntent.rawValue:
             try applyUploadIntent(entry, in: context)
             return true
-        case UploadEntry.outcomeKind:
+        case JournalEntry.Kind.syncUpOutcome.rawValue:
             try applyUploadOutcome(entry, in: context)
             return true
         default:
@@ -52,8 +33,8 @@ extension SoupProjection {
     /// In a parent/children intent an item with a `soup` member is a child: its soup is that
     /// one and its external id field the header's `childExternalIdFieldName`.
     private func applyUploadIntent(_ entry: JournalEntry, in context: ProjectionContext) throws {
-        let parentField = entry.header[UploadEntry.externalIdFieldHeader]?.string
-        let childField = entry.header[UploadEntry.childExternalIdFieldHeader]?.string
+        let parentField = entry.header[SyncHeader.externalIdFieldName]?.string
+        let childField = entry.header[SyncHeader.childExternalIdFieldName]?.string
         guard parentField != nil || childField != nil else { return }
         let (state, soup) = try Self.uploadSoup(entry, in: context)
         guard let records = try entry.jsonPayload()["records"]?.array else {
@@ -85,11 +66,11 @@ extension SoupProjection {
     /// applies to its local children (``applyParentOutcome(_:to:in:)``).
     private func applyUploadOutcome(_ entry: JournalEntry, in context: ProjectionContext) throws {
         let (state, parentSoup) = try Self.uploadSoup(entry, in: context)
-        guard let parentIdField = entry.header[UploadEntry.idFieldHeader]?.string else {
+        guard let parentIdField = entry.header[SyncHeader.idFieldName]?.string else {
             throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its idFieldName header")
         }
         let children = try ChildrenOfUpload(entry, state)
-        let leavesChanges = entry.header[UploadEntry.mergeModeHeader]?.string == UploadEntry.leaveIfChanged
+        let leavesChanges = entry.header[SyncHeader.mergeMode]?.string == SyncHeader.leaveIfChanged
         guard let outcomes = try entry.jsonPayload()["outcomes"]?.array else {
             throw SoupError(.storage, "entry \(entry.sequence): an upload outcome without an outcomes array")
         }
@@ -134,7 +115,7 @@ extension SoupProjection {
                 fields[LocalFlags.local] = true
                 fields[LocalFlags.locallyCreated] = true
             case "failed":
-                fields[UploadEntry.lastErrorField] = outcome["error"] ?? .null
+                fields[LocalFlags.lastError] = outcome["error"] ?? .null
             case "skipped":
                 continue
             default:
@@ -177,8 +158,8 @@ extension SoupProjection {
         let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: [serverId])
         for copyId in try finder.allEntryIds(for: serverId) where copyId != entryId {
             guard let copy = try state.record(soup.soupId, copyId), !LocalFlags.isDirty(copy) else { continue }
-            if fields[UploadEntry.syncIdField] == nil, let syncId = copy[UploadEntry.syncIdField] {
-                fields[UploadEntry.syncIdField] = syncId
+            if fields[LocalFlags.syncId] == nil, let syncId = copy[LocalFlags.syncId] {
+                fields[LocalFlags.syncId] = syncId
             }
             try state.removeRecord(soup.soupId, copyId)
         }
@@ -188,7 +169,7 @@ extension SoupProjection {
     private static func uploadSoup(_ entry: JournalEntry, in context: ProjectionContext) throws -> (
         SoupState, SoupCatalogEntry
     ) {
-        guard let soupName = entry.header[UploadEntry.soupHeader]?.string else {
+        guard let soupName = entry.header[SyncHeader.soup]?.string else {
             throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its soup header")
         }
         let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
@@ -200,6 +181,6 @@ extension SoupProjection {
         {
             fields[flag] = false
         }
-        fields[UploadEntry.lastErrorField] = .null
+        fields[LocalFlags.lastError] = .null
     }
 }

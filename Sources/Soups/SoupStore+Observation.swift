@@ -75,7 +75,7 @@ extension SoupStore {
 
     /// The kinds MobileSync appends that the soup projection folds into records.
     private static let foldedSyncKinds: Set<String> = [
-        SoupProjection.ServerEntry.pageKind, SoupProjection.ServerEntry.ghostsKind,
-        SoupProjection.UploadEntry.intentKind, SoupProjection.UploadEntry.outcomeKind,
+        JournalEntry.Kind.syncDownPageFetched.rawValue, JournalEntry.Kind.syncGhostsCleaned.rawValue,
+        JournalEntry.Kind.syncUpIntent.rawValue, JournalEntry.Kind.syncUpOutcome.rawValue,
     ]
 }

@@ -13,7 +13,7 @@ import LosslessJSON
 /// talks to answers on the cooperative pool.
 final class DevToolsBrowser {
     /// How long one command or one wait for a page may take.
-    static let waitLimitSeconds = 30.0
+    static let waitLimitSeconds = 90.0
 
     struct Failure: Error, CustomStringConvertible {
         var description: String

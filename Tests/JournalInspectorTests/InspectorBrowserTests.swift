@@ -12,14 +12,27 @@ import Testing
 
     @Test func aBrowserFiltersTheTimelineOpensARecordMovesThroughTimeAndFollowsNewEntries() async throws {
         let chromium = try HeadlessChromium()
-        // A fixed name rather than a temporary path, so the screenshots change only when the pages do.
-        let session = try await InspectedSession.start(storeName: "crash-recovered-upload")
+        let session = try await InspectedSession.start()
+        // `journal-replay serve` in its own process, as a user runs it: the pages then never wait
+        // for this process's threads, which the rest of the suite keeps busy. Run from the store's
+        // folder, it names the store "store" rather than a temporary path, so the screenshots
+        // change only when the pages do.
+        let served: ServedProcess
         do {
-            try await browse(chromium, session)
+            served = try ServedProcess.start(
+                session.replay, ["serve", "store"], currentDirectory: session.storeURL.deletingLastPathComponent())
         } catch {
             await session.stop()
             throw error
         }
+        do {
+            try await browse(chromium, session, served)
+        } catch {
+            served.stop()
+            await session.stop()
+            throw error
+        }
+        served.stop()
         await session.stop()
     }
 
@@ -36,9 +49,11 @@ import Testing
         var followed = ""
     }
 
-    private func browse(_ chromium: HeadlessChromium, _ session: InspectedSession) async throws {
-        let base = "http://127.0.0.1:\(session.port)"
-        let token = "token=\(InspectedSession.token)"
+    private func browse(_ chromium: HeadlessChromium, _ session: InspectedSession, _ served: ServedProcess)
+        async throws
+    {
+        let base = "http://127.0.0.1:\(served.port)"
+        let token = "token=\(served.token)"
         try FileManager.default.createDirectory(at: Self.images, withIntermediateDirectories: true)
         let pages = [
             ("timeline", "/timeline?\(token)"), ("timeline-filtered", "/timeline?\(token)&sync=up"),

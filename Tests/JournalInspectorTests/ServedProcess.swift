@@ -13,13 +13,15 @@ struct ServedProcess {
     }
 
     /// Starts `product` with `arguments` and reads the `inspector: URL` line it prints first.
-    static func start(_ product: BuiltProduct, _ arguments: [String], environment: [String: String]? = nil) throws
-        -> ServedProcess
-    {
+    static func start(
+        _ product: BuiltProduct, _ arguments: [String], environment: [String: String]? = nil,
+        currentDirectory: URL? = nil
+    ) throws -> ServedProcess {
         let process = Process()
         process.executableURL = product.url
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

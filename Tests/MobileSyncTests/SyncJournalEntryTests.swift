@@ -2,6 +2,7 @@ import Determinism
 import EventJournal
 import LosslessJSON
 import MobileSync
+import Soups
 import Testing
 
 @Suite struct SyncJournalEntryTests {

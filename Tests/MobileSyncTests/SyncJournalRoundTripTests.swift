@@ -3,6 +3,7 @@ import EventJournal
 import Foundation
 import Logging
 import MobileSync
+import Soups
 import SyncTesting
 import Testing
 

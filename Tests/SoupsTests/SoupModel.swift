@@ -112,12 +112,13 @@ struct SoupModel {
             guard case .object = record else { throw SoupError(.notAnObject, name) }
             var entryId = record[SoupStore.entryIdField]?.number?.int64Value
             if let path {
-                entryId = nil
-                if let value = SoupPath.project(record, path) {
-                    let ids = try Self.filter(.exact(path: path, value: value), in: soup)
-                    guard ids.count <= 1 else { throw SoupError(.duplicateExternalId, path) }
-                    entryId = ids.first
+                // SmartStore refuses a record without a value at the external-id path.
+                guard let value = SoupPath.project(record, path), value != .null else {
+                    throw SoupError(.invalidQuery, path)
                 }
+                let ids = try Self.filter(.exact(path: path, value: value), in: soup)
+                guard ids.count <= 1 else { throw SoupError(.duplicateExternalId, path) }
+                entryId = ids.first
             } else if let id = entryId, soup.records[id] == nil {
                 throw SoupError(.unknownEntry, "\(id)")
             }

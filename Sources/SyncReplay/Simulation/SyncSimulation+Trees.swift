@@ -305,7 +305,9 @@ extension SyncSimulation {
     func sendTrees(_ manager: SyncManager, _ store: SyncStore) async throws {
         for _ in 0..<3 {
             try await treeUp(manager, store)
-            guard try !(all(Self.treeParents) + all(Self.treeChildren)).contains(where: LocalFlags.isDirty) else { return }
+            guard try !(all(Self.treeParents) + all(Self.treeChildren)).contains(where: LocalFlags.isDirty) else {
+                return
+            }
         }
     }
 

@@ -295,7 +295,8 @@ public final class SyncSimulation {
         count(try await manager.reSync(name: "up"))
         // A record the upload cleaned must hold the app's value on the server now.
         for (entryId, name) in before {
-            guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first, !LocalFlags.isDirty(record) else {
+            guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first, !LocalFlags.isDirty(record)
+            else {
                 continue
             }
             let id = record["Id"]?.string ?? ""
