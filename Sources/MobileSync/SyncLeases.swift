@@ -48,15 +48,24 @@ package struct SyncLeases: Sendable {
         }
         let descriptor = try openFile(leasePath(id), flags: O_RDWR | O_CREAT)
         let path = leasePath(id)
-        let taken = try withGate(creating: true) { () throws(SyncError) -> Bool in
-            try Self.tryLock(descriptor, path: path)
+        for attempt in 0...Self.busyRetryMax {
+            let taken = try withGate(creating: true) { () throws(SyncError) -> Bool in
+                try Self.tryLock(descriptor, path: path)
+            }
+            if taken == true { return SyncLease(syncId: id, descriptor: descriptor) }
+            // A process this one spawns holds every open file from its fork until its exec
+            // closes them (O_CLOEXEC), so a lease just released can look held for that moment.
+            // A real owner still holds it after a few short waits.
+            if attempt < Self.busyRetryMax { usleep(Self.busyRetryMicroseconds) }
         }
-        guard taken == true else {
-            close(descriptor)
-            return nil
-        }
-        return SyncLease(syncId: id, descriptor: descriptor)
+        close(descriptor)
+        return nil
     }
+
+    /// How many times a lease found held is tried again before it counts as owned elsewhere.
+    static let busyRetryMax = 4
+    /// The wait between those tries.
+    static let busyRetryMicroseconds: UInt32 = 25_000
 
     /// Whether a live owner — another process, or any manager of this one — holds sync `id`'s
     /// lease. Creates nothing: a store whose syncs never ran has no lease files.
