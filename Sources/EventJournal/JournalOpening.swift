@@ -199,8 +199,12 @@ struct JournalOpening {
                 return outcome
             case .untrusted(let reason):
                 try refuseCheckpointsAhead(of: state.lastSequence)
-                _ = try Journal.guarded("cannot migrate the checkpoints") {
-                    try journal.environment.write { try migrateCheckpointsIfCompacted(journal, in: $0) }
+                try Journal.guarded("cannot migrate the checkpoints") {
+                    try journal.environment.write { transaction in
+                        if try Journal.horizon(meta: journal.meta, in: transaction).isCompacted {
+                            try migrateCheckpoints()
+                        }
+                    }
                 }
                 guard let repair = try repair(journal, expectedGeneration: state.repairGeneration) else { continue }
                 var outcome = Outcome(store: try openStore(), foldPhase: .recovering)
@@ -230,15 +234,13 @@ struct JournalOpening {
     private func migrateCompacted(_ opened: JournalEnvironment, store: ProjectionStore) throws -> String? {
         let migrated = try Journal.guarded("cannot migrate the projections") {
             try opened.environment.write { transaction -> String? in
-                guard try migrateCheckpointsIfCompacted(opened, in: transaction) else { return nil }
-                let stored = try store.environment.read {
-                    try $0.get(store.fold, key: ProjectionStore.signatureKey).map {
-                        String(decoding: $0, as: UTF8.self)
-                    }
-                }
-                guard let stored, ProjectionStore.migrationSteps(of: projections, from: stored) != nil,
-                    try store.environment.write({ try store.migrate(in: $0) })
+                // The live state is checked first: checkpoints migrated for a state that then
+                // cannot migrate would only be lost to the build that wrote them.
+                guard try Journal.horizon(meta: opened.meta, in: transaction).isCompacted,
+                    let stored = try store.environment.read({ try store.migratableSignature($0) })
                 else { return nil }
+                try migrateCheckpoints()
+                guard try store.environment.write({ try store.migrate(in: $0) }) else { return nil }
                 try store.environment.flush()
                 return stored
             }
@@ -250,12 +252,9 @@ struct JournalOpening {
         return migrated
     }
 
-    /// Migrates every checkpoint of other projection versions that can migrate, when the store
-    /// was compacted (an uncompacted one rebuilds instead); returns whether it was.
-    private func migrateCheckpointsIfCompacted(_ opened: JournalEnvironment, in transaction: Transaction) throws
-        -> Bool
-    {
-        guard try Journal.horizon(meta: opened.meta, in: transaction).isCompacted else { return false }
+    /// Migrates every checkpoint of other projection versions that can migrate; called under
+    /// the journal's write lock, and only for a compacted store (an uncompacted one rebuilds).
+    private func migrateCheckpoints() throws {
         let checkpoints = CheckpointStore(
             directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
             sealer: cipher)
@@ -266,7 +265,6 @@ struct JournalOpening {
                 logger.notice("migrated checkpoint \(sequence) to \(checkpoints.signature)")
             }
         }
-        return true
     }
 
     /// A rebuild folds from the first entry; a compacted journal no longer has it, and a

@@ -152,15 +152,24 @@ struct ProjectionStore {
         return steps
     }
 
+    /// The projection versions that wrote this state, when it has this build's layout and
+    /// every projection that changed can migrate from them; `nil` otherwise.
+    func migratableSignature(_ transaction: Transaction) throws -> String? {
+        var expectedLayout: [UInt8] = []
+        expectedLayout.appendBigEndian(Self.layoutVersion)
+        guard try transaction.get(fold, key: Self.layoutKey) == expectedLayout,
+            let stored = try transaction.get(fold, key: Self.signatureKey).map({ String(decoding: $0, as: UTF8.self) }),
+            Self.migrationSteps(of: projections, from: stored) != nil
+        else { return nil }
+        return stored
+    }
+
     /// Migrates state written by other versions of the projections in place, in
     /// `transaction`, and records this build's versions; returns whether it could (when not,
     /// nothing changed).
     func migrate(in transaction: Transaction) throws -> Bool {
-        var expectedLayout: [UInt8] = []
-        expectedLayout.appendBigEndian(Self.layoutVersion)
-        guard try transaction.get(fold, key: Self.layoutKey) == expectedLayout,
-            let stored = try transaction.get(fold, key: Self.signatureKey),
-            let steps = Self.migrationSteps(of: projections, from: String(decoding: stored, as: UTF8.self))
+        guard let stored = try migratableSignature(transaction),
+            let steps = Self.migrationSteps(of: projections, from: stored)
         else { return false }
         let context = context(transaction)
         for step in steps { try step.projection.migrate(from: step.from, in: context) }

@@ -112,13 +112,13 @@ struct SoupState {
         var entries = try IndexEntries.keys(
             for: record, entryId: entryId, in: soup, only: nil, transaction: transaction)
         let modified = lastModifiedDate ?? Self.lastModifiedDate(of: record)
-        entries.createdDate = try replacing ? createdDate(keptBy: recordKey, modified: modified) : modified
+        // Before the record is written: a list without a creation date takes the old record's.
+        if replacing { try replaceIndexEntries(with: entries, recordKey: recordKey, modified: modified) }
         // Appending skips the search and, above all, fills pages instead of splitting them in halves.
         let options: PutOptions = placement == .last ? .append : []
         try transaction.put(databases.records, key: recordKey, value: bytes ?? record.serialized(), options: options)
-        if replacing {
-            try replaceIndexEntries(with: entries, recordKey: recordKey)
-        } else {
+        if !replacing {
+            entries.createdDate = modified
             try writeIndexEntries(entries, soup, entryId, options: options)
         }
         if LocalFlags.isDirty(record) {
@@ -126,21 +126,6 @@ struct SoupState {
         } else if replacing {
             _ = try transaction.delete(databases.dirty, key: recordKey)
         }
-    }
-
-    /// The creation date a stored record keeps when a record modified at `modified` replaces
-    /// it: its own; its last modification date when it was stored by a version that kept no
-    /// creation date (the best the state knows, decision 0010); `modified` for a record not
-    /// stored yet.
-    private func createdDate(keptBy recordKey: [UInt8], modified: Int64?) throws -> Int64? {
-        let stored = try transaction.withValue(databases.recordKeys, key: recordKey) { bytes in
-            (isStored: bytes != nil, date: bytes.flatMap { IndexEntries.createdDate(inEncoded: $0) })
-        }
-        if let date = stored.date { return date }
-        guard stored.isStored, let old = try transaction.get(databases.records, key: recordKey) else {
-            return modified
-        }
-        return Self.lastModifiedDate(of: try Self.parse(old)) ?? modified
     }
 
     /// A record's `_soupLastModifiedDate`, in milliseconds.
@@ -181,12 +166,17 @@ struct SoupState {
         for key in entries.tokenKeys { _ = try transaction.delete(databases.fullText, key: key) }
     }
 
-    /// Replaces a stored record's index and token keys by `entries`, touching only the keys
-    /// that change: an edit of one field moves one index key, not all of them.
-    func replaceIndexEntries(with entries: IndexEntries, recordKey: [UInt8]) throws {
-        let encoded = entries.encoded
-        // The stored list is compared in place: an edit of an unindexed field changes no key.
+    /// Replaces a stored record's index and token keys by `newEntries`, touching only the keys
+    /// that change: an edit of one field moves one index key, not all of them. The record keeps
+    /// its creation date; one stored without any is created at `modified`.
+    func replaceIndexEntries(with newEntries: IndexEntries, recordKey: [UInt8], modified: Int64?) throws {
+        var entries = newEntries
+        var encoded: [UInt8] = []
+        // The stored list is read once and compared in place: an edit of an unindexed field
+        // changes no key.
         let old = try transaction.withValue(databases.recordKeys, key: recordKey) { stored -> IndexEntries? in
+            entries.createdDate = try keptCreatedDate(stored, recordKey: recordKey, modified: modified)
+            encoded = entries.encoded
             guard let stored else { return IndexEntries() }
             return stored.elementsEqual(encoded) ? nil : IndexEntries(decoding: stored)
         }
@@ -204,6 +194,18 @@ struct SoupState {
             try transaction.put(databases.fullText, key: key, value: [])
         }
         try transaction.put(databases.recordKeys, key: recordKey, value: encoded)
+    }
+
+    /// The creation date a record keeps when it is replaced: the one in its stored key list;
+    /// for a list written by a version that kept none, the stored record's last modification
+    /// date (the best the state knows, decision 0010); `modified` for a record not stored yet.
+    private func keptCreatedDate(_ stored: UnsafeRawBufferPointer?, recordKey: [UInt8], modified: Int64?) throws
+        -> Int64?
+    {
+        guard let stored else { return modified }
+        if let date = IndexEntries.createdDate(inEncoded: stored) { return date }
+        guard let old = try transaction.get(databases.records, key: recordKey) else { return modified }
+        return Self.lastModifiedDate(of: try Self.parse(old)) ?? modified
     }
 
     /// The keys of `keys` that `other` lacks, in order. A record has a handful of index keys,
