@@ -237,7 +237,7 @@ struct JournalOpening {
                 // The live state is checked first: checkpoints migrated for a state that then
                 // cannot migrate would only be lost to the build that wrote them.
                 guard try Journal.horizon(meta: opened.meta, in: transaction).isCompacted,
-                    let stored = try store.environment.read({ try store.migratableSignature($0) })
+                    let stored = try store.environment.read({ try store.migrationPlan($0)?.signature })
                 else { return nil }
                 try migrateCheckpoints()
                 guard try store.environment.write({ try store.migrate(in: $0) }) else { return nil }

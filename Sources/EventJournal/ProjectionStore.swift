@@ -152,25 +152,26 @@ struct ProjectionStore {
         return steps
     }
 
-    /// The projection versions that wrote this state, when it has this build's layout and
-    /// every projection that changed can migrate from them; `nil` otherwise.
-    func migratableSignature(_ transaction: Transaction) throws -> String? {
+    /// How this state migrates to this build's projections: the versions that wrote it and the
+    /// step of each projection that changed; `nil` unless it has this build's layout and every
+    /// changed projection can migrate from its version.
+    func migrationPlan(_ transaction: Transaction) throws -> (
+        signature: String, steps: [(projection: any Projection, from: Int)]
+    )? {
         var expectedLayout: [UInt8] = []
         expectedLayout.appendBigEndian(Self.layoutVersion)
         guard try transaction.get(fold, key: Self.layoutKey) == expectedLayout,
             let stored = try transaction.get(fold, key: Self.signatureKey).map({ String(decoding: $0, as: UTF8.self) }),
-            Self.migrationSteps(of: projections, from: stored) != nil
+            let steps = Self.migrationSteps(of: projections, from: stored)
         else { return nil }
-        return stored
+        return (stored, steps)
     }
 
     /// Migrates state written by other versions of the projections in place, in
     /// `transaction`, and records this build's versions; returns whether it could (when not,
     /// nothing changed).
     func migrate(in transaction: Transaction) throws -> Bool {
-        guard let stored = try migratableSignature(transaction),
-            let steps = Self.migrationSteps(of: projections, from: stored)
-        else { return false }
+        guard let steps = try migrationPlan(transaction)?.steps else { return false }
         let context = context(transaction)
         for step in steps { try step.projection.migrate(from: step.from, in: context) }
         try transaction.put(fold, key: Self.signatureKey, value: Array(signature.utf8))
