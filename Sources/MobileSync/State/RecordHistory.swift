@@ -122,7 +122,7 @@ private struct Fold {
     var events: [RecordHistory.Event] = []
     private var entryIds: Set<Int64> = []
     private var serverIds: Set<String> = []
-    private var isDirty = false
+    private var isDirtyNow = false
     private var exists = false
     /// The `_soupLastModifiedDate` of the record as last saved, to match upload outcomes.
     private var version: JSONValue?
@@ -141,7 +141,7 @@ private struct Fold {
             for record in try entry.jsonPayload()["records"]?.array ?? [] where matches(record, idField: "Id") {
                 note(entry, action: savedAction(record), record: record)
                 follow(record, idField: "Id")
-                isDirty = LocalFlags.isDirty(record)
+                isDirtyNow = LocalFlags.isDirty(record)
                 version = record["_soupLastModifiedDate"]
                 exists = true
             }
@@ -177,7 +177,7 @@ private struct Fold {
             guard let entryId = outcome["entryId"]?.number?.int64Value, entryIds.contains(entryId) else { continue }
             let kind = outcome["outcome"]?.string ?? "?"
             // The fold cleans the record only if it did not change while the request was out.
-            if kind == "created" || kind == "updated", outcome["version"] == version { isDirty = false }
+            if kind == "created" || kind == "updated", outcome["version"] == version { isDirtyNow = false }
             switch kind {
             case "created":
                 let serverId = outcome["serverId"]?.string ?? "?"
@@ -209,10 +209,10 @@ private struct Fold {
                 (list[key]?.array ?? []).contains { $0.string.map(serverIds.contains) ?? false }
             }
         }
-        if exists, !isDirty, names("ghostIds") {
+        if exists, !isDirtyNow, names("ghostIds") {
             note(entry, action: "removed as a ghost of sync \(syncId)", record: nil)
             exists = false
-        } else if exists, !isDirty, names("unownedGhostIds") {
+        } else if exists, !isDirtyNow, names("unownedGhostIds") {
             let reason = "no sync owned it and the server no longer has it"
             note(entry, action: "removed by the ghost cleaning of sync \(syncId): \(reason)", record: nil)
             exists = false
@@ -242,12 +242,12 @@ private struct Fold {
             }
         }
         for record in records where matches(record, idField: idField) {
-            let skipped = isDirty && leavesChanges
+            let skipped = isDirtyNow && leavesChanges
             let action = skipped ? "fetched by sync \(syncId), kept the local change" : "fetched by sync \(syncId)"
             note(entry, action: action, record: record)
             follow(record, idField: idField)
             if !skipped {
-                isDirty = false
+                isDirtyNow = false
                 exists = true
             }
         }

@@ -171,11 +171,18 @@ extension SyncManager {
                     let message = "A page of \(batch.count) records exceeds the limit of \(Self.pageRecordCountMax)."
                     return try finish(&run, .failed, message)
                 }
-                let serialized = SerializedPage(records: batch)
+                let saved = try await target.recordsToSave(batch, context)
+                guard saved.count <= batch.count else {
+                    try commitPending()
+                    let message =
+                        "The target's recordsToSave returned \(saved.count) records for a page of \(batch.count)."
+                    return try finish(&run, .failed, message)
+                }
+                let serialized = SerializedPage(records: saved)
                 let page = Self.page(
-                    batch, bytes: serialized.bytes, number: pageNumber, of: target, for: run.state)
+                    batch, saving: saved, bytes: serialized.bytes, number: pageNumber, of: target, for: run.state)
                 pending.append(
-                    (page, FetchedPage(draft: page.serializedJournalDraft, page: serialized, records: batch)))
+                    (page, FetchedPage(draft: page.serializedJournalDraft, page: serialized, records: saved)))
                 if pending.count >= pagesPerCommit { try commitPending() }
                 pageNumber += 1
                 records = try await target.continueFetch(context)
@@ -198,9 +205,12 @@ extension SyncManager {
     }
 
     /// The entry of one fetched page: its destination (the sync's soup, unless the target says
-    /// otherwise), its watermark and the run's bookkeeping.
+    /// otherwise), its watermark and record count (from the records as fetched, as Mobile SDK
+    /// counts progress) and the run's bookkeeping; it holds the records the target saves
+    /// (`saved`, serialized as `bytes`, never more than were fetched).
     private static func page(
-        _ records: [JSONValue], bytes: [UInt8], number: Int64, of target: any SyncDownTarget, for sync: SyncState
+        _ records: [JSONValue], saving saved: [JSONValue], bytes: [UInt8], number: Int64,
+        of target: any SyncDownTarget, for sync: SyncState
     ) -> SyncDownPage {
         let destination =
             target.pageDestination

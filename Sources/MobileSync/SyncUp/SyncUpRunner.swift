@@ -62,7 +62,7 @@ package struct SyncUpRunner: Sendable {
     ) async throws -> (summary: SyncUpSummary, stopped: Bool) {
         var summary = SyncUpSummary()
         var requestNumber = try await reconcile(into: &summary)
-        var pending = try dirtyRecords()
+        var pending = try await dirtyRecords()
         let total = pending.count
         var processed = 0
         await progress(processed, total)
@@ -83,7 +83,7 @@ package struct SyncUpRunner: Sendable {
             // marked them locally created, so this pass creates them again.
             guard !isRetryPass, !notFound.isEmpty, options.mergeMode == .overwrite else { break }
             isRetryPass = true
-            pending = try dirtyRecords().filter { notFound.contains(Self.entryId($0)) }
+            pending = try await dirtyRecords().filter { notFound.contains(Self.entryId($0)) }
         }
         return (summary, false)
     }
@@ -208,9 +208,13 @@ package struct SyncUpRunner: Sendable {
         return .created(serverId: serverId)
     }
 
-    /// The soup's dirty records, by numeric `_soupEntryId`.
-    private func dirtyRecords() throws -> [JSONValue] {
-        try store.soups.dirtyRecords(soupName).sorted { Self.entryId($0) < Self.entryId($1) }
+    /// The soup's dirty records that the target sends (all by default), by numeric
+    /// `_soupEntryId`. The target's choice is kept only within the dirty set: it cannot make
+    /// the run send a clean record.
+    private func dirtyRecords() async throws -> [JSONValue] {
+        let dirty = try store.soups.dirtyRecords(soupName).sorted { Self.entryId($0) < Self.entryId($1) }
+        let chosen = Set(try await target.recordsToSyncUp(dirty).map(Self.entryId))
+        return dirty.filter { chosen.contains(Self.entryId($0)) }
     }
 
     private static func entryId(_ record: JSONValue) -> Int64 {

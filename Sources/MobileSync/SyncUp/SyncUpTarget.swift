@@ -54,11 +54,21 @@ public protocol SyncUpTarget: Sendable {
     func syncUp(_ records: [JSONValue], fieldlist: [String]?) async throws -> [SyncUpOutcome]
     /// For each record, whether it may overwrite the server's copy under LEAVE_IF_CHANGED.
     func areNewerThanServer(_ records: [JSONValue]) async throws -> [Bool]
+    /// Which of the soup's dirty records this run sends (Mobile SDK's
+    /// `getIdsOfRecordsToSyncUp`): every one by default. A record left out stays dirty for a
+    /// later run. What was sent is journaled, one intent per upload, so a replay sends the same.
+    ///
+    /// - Parameter dirtyRecords: the soup's dirty records, by `_soupEntryId`.
+    /// - Returns: the records to send, a subset of `dirtyRecords`; others returned are ignored.
+    func recordsToSyncUp(_ dirtyRecords: [JSONValue]) async throws -> [JSONValue]
 }
 
 extension SyncUpTarget {
     /// No marker field.
     public var markerFieldName: String? { nil }
+
+    /// Every dirty record.
+    public func recordsToSyncUp(_ dirtyRecords: [JSONValue]) async throws -> [JSONValue] { dirtyRecords }
 
     /// One record at a time, in order, as Mobile Sync's single-record sync up does.
     public func syncUp(_ records: [JSONValue], fieldlist: [String]?) async throws -> [SyncUpOutcome] {
