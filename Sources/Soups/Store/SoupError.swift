@@ -31,7 +31,7 @@ public struct SoupError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case unknownSoup, noIndexForPath, externalIdPathNotIndexed, notAnObject, emptyIndexSpecs,
                 invalidIndexSpec, invalidSoupName, unknownEntry, duplicateExternalId, invalidQuery, invalidConfig,
-                invalidSmartSQL, storage
+                invalidSmartSQL, transactionEnded, storage
         }
 
         private let value: Value
@@ -62,6 +62,9 @@ public struct SoupError: Error, Sendable, CustomStringConvertible {
         /// reference, arguments that do not match its `?`s, or SQL that SQLite refuses (the
         /// message carries SQLite's).
         public static let invalidSmartSQL = Code(value: .invalidSmartSQL)
+        /// A ``SoupWriteTransaction`` was used after the ``SoupStore/write(_:)`` call that made
+        /// it returned.
+        public static let transactionEnded = Code(value: .transactionEnded)
         /// The journal or LMDB failed; see ``SoupError/cause``.
         public static let storage = Code(value: .storage)
 

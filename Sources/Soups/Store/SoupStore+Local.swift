@@ -1,4 +1,5 @@
 import Determinism
+import EventJournal
 public import LosslessJSON
 
 extension SoupStore {
@@ -10,11 +11,17 @@ extension SoupStore {
     /// - Returns: the record as stored.
     @discardableResult
     public func createLocally(_ soup: String, _ record: JSONValue, idPath: String = "Id") throws -> JSONValue {
+        try mutate { writer, state in try createLocally(soup, record, idPath: idPath, writer: &writer, state: state) }
+    }
+
+    func createLocally(
+        _ soup: String, _ record: JSONValue, idPath: String, writer: inout JournalWriter, state: SoupState
+    ) throws -> JSONValue {
         guard case .object(var fields) = record else { throw Self.notAnObject(soup) }
         if fields[idPath] == nil || fields[idPath] == .null {
             fields[idPath] = .string(LocalFlags.localIdPrefix + String(idGenerator.next()))
         }
-        return try create(soup, .object(LocalFlags.markedCreated(fields)))
+        return try create(soup, [.object(LocalFlags.markedCreated(fields))], writer: &writer, state: state)[0]
     }
 
     /// Merges `changes` into the record with `entryId` as a local change: `__local__` and
@@ -22,7 +29,15 @@ extension SoupStore {
     /// - Throws: ``SoupError/Code/unknownEntry``, ``SoupError/Code/unknownSoup``.
     @discardableResult
     public func updateLocally(_ soup: String, entryId: Int64, changes: [String: JSONValue]) throws -> JSONValue {
-        try changeLocally(soup, entryId: entryId) { current in
+        try mutate { writer, state in
+            try updateLocally(soup, entryId: entryId, changes: changes, writer: &writer, state: state)
+        }
+    }
+
+    func updateLocally(
+        _ soup: String, entryId: Int64, changes: [String: JSONValue], writer: inout JournalWriter, state: SoupState
+    ) throws -> JSONValue {
+        try changeLocally(soup, entryId: entryId, writer: &writer, state: state) { current in
             var fields = current
             fields.merge(changes) { _, new in new }
             return LocalFlags.markedUpdated(fields)
@@ -34,20 +49,21 @@ extension SoupStore {
     /// - Throws: ``SoupError/Code/unknownEntry``, ``SoupError/Code/unknownSoup``.
     @discardableResult
     public func deleteLocally(_ soup: String, entryId: Int64) throws -> JSONValue {
-        try changeLocally(soup, entryId: entryId) { LocalFlags.markedDeleted($0) }
+        try mutate { writer, state in
+            try changeLocally(soup, entryId: entryId, writer: &writer, state: state) { LocalFlags.markedDeleted($0) }
+        }
     }
 
-    private func changeLocally(
-        _ soup: String, entryId: Int64, _ change: ([String: JSONValue]) -> [String: JSONValue]
+    func changeLocally(
+        _ soup: String, entryId: Int64, writer: inout JournalWriter, state: SoupState,
+        _ change: ([String: JSONValue]) -> [String: JSONValue]
     ) throws -> JSONValue {
-        try mutate { writer, state in
-            let catalog = try state.requireSoup(soup)
-            guard case .object(let fields) = try state.record(catalog.soupId, entryId) else {
-                throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(entryId)")
-            }
-            let stored = try stamped(.object(change(fields)), entryId: entryId, at: clock.now(), soup: soup)
-            try save([stored], in: catalog, to: &writer)
-            return stored
+        let catalog = try state.requireSoup(soup)
+        guard case .object(let fields) = try state.record(catalog.soupId, entryId) else {
+            throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(entryId)")
         }
+        let stored = try stamped(.object(change(fields)), entryId: entryId, at: clock.now(), soup: soup)
+        try save([stored], in: catalog, to: &writer)
+        return stored
     }
 }

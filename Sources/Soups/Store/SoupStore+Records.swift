@@ -10,18 +10,22 @@ extension SoupStore {
     /// - Complexity: one journal entry; O(records × indexes × log n).
     @discardableResult
     public func create(_ soup: String, _ records: [JSONValue]) throws -> [JSONValue] {
+        try mutate { writer, state in try create(soup, records, writer: &writer, state: state) }
+    }
+
+    func create(_ soup: String, _ records: [JSONValue], writer: inout JournalWriter, state: SoupState) throws
+        -> [JSONValue]
+    {
         try checkBatch(records.count)
-        return try mutate { writer, state in
-            let catalog = try state.requireSoup(soup)
-            var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
-            let now = clock.now()
-            let stored = try records.map { record in
-                defer { nextEntryId += 1 }
-                return try stamped(record, entryId: Int64(nextEntryId), at: now, soup: soup)
-            }
-            try save(stored, in: catalog, to: &writer)
-            return stored
+        let catalog = try state.requireSoup(soup)
+        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        let now = clock.now()
+        let stored = try records.map { record in
+            defer { nextEntryId += 1 }
+            return try stamped(record, entryId: Int64(nextEntryId), at: now, soup: soup)
         }
+        try save(stored, in: catalog, to: &writer)
+        return stored
     }
 
     /// Saves one new record; see ``create(_:_:)->[JSONValue]``.
@@ -37,15 +41,19 @@ extension SoupStore {
     ///   ``SoupError/Code/notAnObject``.
     @discardableResult
     public func update(_ soup: String, _ record: JSONValue, entryId: Int64) throws -> JSONValue {
-        try mutate { writer, state in
-            let catalog = try state.requireSoup(soup)
-            guard try state.record(catalog.soupId, entryId) != nil else {
-                throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(entryId)")
-            }
-            let stored = try stamped(record, entryId: entryId, at: clock.now(), soup: soup)
-            try save([stored], in: catalog, to: &writer)
-            return stored
+        try mutate { writer, state in try update(soup, record, entryId: entryId, writer: &writer, state: state) }
+    }
+
+    func update(_ soup: String, _ record: JSONValue, entryId: Int64, writer: inout JournalWriter, state: SoupState)
+        throws -> JSONValue
+    {
+        let catalog = try state.requireSoup(soup)
+        guard try state.record(catalog.soupId, entryId) != nil else {
+            throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(entryId)")
         }
+        let stored = try stamped(record, entryId: entryId, at: clock.now(), soup: soup)
+        try save([stored], in: catalog, to: &writer)
+        return stored
     }
 
     /// Creates or replaces records.
@@ -62,39 +70,45 @@ extension SoupStore {
     ///   ``SoupError/Code/unknownSoup``, ``SoupError/Code/notAnObject``.
     @discardableResult
     public func upsert(_ soup: String, _ records: [JSONValue], externalIdPath: String? = nil) throws -> [JSONValue] {
-        try checkBatch(records.count)
-        return try mutate { writer, state in
-            let catalog = try state.requireSoup(soup)
-            let path = externalIdPath == Self.entryIdField ? nil : externalIdPath
-            if let path, catalog.index(on: path) == nil {
-                throw SoupError(.externalIdPathNotIndexed, "soup '\(soup)' has no index on external-id path '\(path)'")
-            }
-            let now = clock.now()
-            var stored: [JSONValue] = []
-            for record in records {
-                guard case .object = record else { throw Self.notAnObject(soup) }
-                // Each record is its own entry so that later records of the batch see earlier ones.
-                let engine = QueryEngine(state: state, soup: catalog)
-                var entryId = record[Self.entryIdField]?.number?.int64Value
-                if let path {
-                    // As SmartStore on both platforms: creating the record without a value would
-                    // make every later upsert of it a second copy. (SmartStore looks a JSON null
-                    // up as the text "null"; here null is no value, as JSON means it.)
-                    guard let value = SoupPath.project(record, path), value != .null else {
-                        throw SoupError(
-                            .invalidQuery, "For upsert with external ID path '\(path)', value cannot be empty")
-                    }
-                    entryId = try engine.uniqueId(path: path, value: value)
-                } else if let id = entryId, try state.record(catalog.soupId, id) == nil {
-                    throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(id)")
-                }
-                let id = try entryId ?? Int64(state.meta(SoupDatabases.nextEntryIdKey, default: 1))
-                let saved = try stamped(record, entryId: id, at: now, soup: soup)
-                try save([saved], in: catalog, to: &writer)
-                stored.append(saved)
-            }
-            return stored
+        try mutate { writer, state in
+            try upsert(soup, records, externalIdPath: externalIdPath, writer: &writer, state: state)
         }
+    }
+
+    func upsert(
+        _ soup: String, _ records: [JSONValue], externalIdPath: String?, writer: inout JournalWriter, state: SoupState
+    ) throws -> [JSONValue] {
+        try checkBatch(records.count)
+        let catalog = try state.requireSoup(soup)
+        let path = externalIdPath == Self.entryIdField ? nil : externalIdPath
+        if let path, catalog.index(on: path) == nil {
+            throw SoupError(.externalIdPathNotIndexed, "soup '\(soup)' has no index on external-id path '\(path)'")
+        }
+        let now = clock.now()
+        var stored: [JSONValue] = []
+        for record in records {
+            guard case .object = record else { throw Self.notAnObject(soup) }
+            // Each record is its own entry so that later records of the batch see earlier ones.
+            let engine = QueryEngine(state: state, soup: catalog)
+            var entryId = record[Self.entryIdField]?.number?.int64Value
+            if let path {
+                // As SmartStore on both platforms: creating the record without a value would
+                // make every later upsert of it a second copy. (SmartStore looks a JSON null
+                // up as the text "null"; here null is no value, as JSON means it.)
+                guard let value = SoupPath.project(record, path), value != .null else {
+                    throw SoupError(
+                        .invalidQuery, "For upsert with external ID path '\(path)', value cannot be empty")
+                }
+                entryId = try engine.uniqueId(path: path, value: value)
+            } else if let id = entryId, try state.record(catalog.soupId, id) == nil {
+                throw SoupError(.unknownEntry, "soup '\(soup)' has no record with _soupEntryId \(id)")
+            }
+            let id = try entryId ?? Int64(state.meta(SoupDatabases.nextEntryIdKey, default: 1))
+            let saved = try stamped(record, entryId: id, at: now, soup: soup)
+            try save([saved], in: catalog, to: &writer)
+            stored.append(saved)
+        }
+        return stored
     }
 
     /// Creates or replaces one record; see ``upsert(_:_:externalIdPath:)->[JSONValue]``.
@@ -115,13 +129,15 @@ extension SoupStore {
     /// Deletes the records with the given `_soupEntryId`s; unknown ids are ignored.
     /// - Throws: ``SoupError/Code/unknownSoup``.
     public func delete(_ soup: String, ids: [Int64]) throws {
+        try mutate { writer, state in try delete(soup, ids: ids, writer: &writer, state: state) }
+    }
+
+    func delete(_ soup: String, ids: [Int64], writer: inout JournalWriter, state: SoupState) throws {
         try checkBatch(ids.count)
-        try mutate { writer, state in
-            let catalog = try state.requireSoup(soup)
-            let existing = try ids.filter { try state.record(catalog.soupId, $0) != nil }
-            guard !existing.isEmpty else { return }
-            try append(.deleted, soup: soup, Self.deletion(soup, existing), to: &writer)
-        }
+        let catalog = try state.requireSoup(soup)
+        let existing = try ids.filter { try state.record(catalog.soupId, $0) != nil }
+        guard !existing.isEmpty else { return }
+        try append(.deleted, soup: soup, Self.deletion(soup, existing), to: &writer)
     }
 
     /// Deletes every record the query matches, whatever its page size.
@@ -222,5 +238,45 @@ extension QueryEngine {
                 .duplicateExternalId, "soup '\(soup.name)' has \(ids.count) records with '\(path)' = \(value)")
         }
         return ids.first
+    }
+}
+
+extension SoupStore {
+    /// Runs `body`'s writes, across any soups, as one all-or-nothing commit.
+    ///
+    /// ```swift
+    /// try store.write { transaction in
+    ///     let order = try transaction.createLocally("orders", ["Name": "O-1"])
+    ///     try transaction.createLocally("lines", ["Order": order["Id"] ?? .null, "Qty": 2])
+    ///     try transaction.updateLocally("accounts", entryId: accountId, changes: ["Open": true])
+    /// }
+    /// ```
+    ///
+    /// Every write stays its own journal entry, appended in one journal commit: a crash, a full
+    /// disk, or an error thrown by a write or by `body` leaves none of them, and observers are
+    /// woken once. Other writers wait until the commit; do not call this store's own write
+    /// methods inside `body` (they would wait for the transaction): use the transaction's.
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws, unchanged (the writes are then undone), or a ``SoupError``
+    ///   of the write that failed.
+    public func write<T>(_ body: (SoupWriteTransaction) throws -> T) throws -> T {
+        var bodyError: (any Error)?
+        do {
+            return try mutate { writer, state in
+                try withUnsafeMutablePointer(to: &writer) { pointer in
+                    let transaction = SoupWriteTransaction(store: self, writer: pointer, state: state)
+                    defer { transaction.end() }
+                    do {
+                        return try body(transaction)
+                    } catch {
+                        bodyError = error
+                        throw error
+                    }
+                }
+            }
+        } catch {
+            throw bodyError ?? error
+        }
     }
 }
