@@ -323,7 +323,9 @@ struct JournalOpening {
         do {
             store = try openStore()
         } catch {
-            return .untrusted(reason: "the projections cannot be opened: \(error)")
+            return .untrusted(
+                reason: "the projections cannot be opened: \(error)",
+                damage: Journal.isDamagedPage(error) ? "\(error)" : nil)
         }
         let isCurrent: Bool
         let mark: FoldMark

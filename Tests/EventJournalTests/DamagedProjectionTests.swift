@@ -139,4 +139,40 @@ import Testing
         #expect(try Data(contentsOf: Self.projectionsFile(fixture)) == damaged)
         #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("journal/data.mdb").path))
     }
+
+    /// A zeroed page inside the file passes the checks made before mapping; a process that
+    /// meets it while writing (here a child appending without the tools' exit plan) ends, by
+    /// LMDB's abort or an error, after leaving a note, and the next open rebuilds from the
+    /// journal without mapping the damaged file.
+    @Test func aChildThatMeetsAZeroedPageEndsAndTheNextOpenRebuilds() throws {
+        let fixture = try JournalFixture("damaged-page-child")
+        defer { fixture.directory.remove() }
+        _ = try Self.makeStore(fixture, encrypted: false, checkpointEvery: 50_000)
+        let pristine = fixture.directory.appending("pristine")
+        try FileManager.default.copyItem(at: fixture.directory.appending("store"), to: pristine)
+        let writer = try BuiltProduct("journal-crash-writer")
+        let pages = (try Data(contentsOf: Self.projectionsFile(fixture))).count / 4_096
+        var met = 0
+        for page in 2..<pages {
+            let store = fixture.directory.appending("store")
+            try? FileManager.default.removeItem(at: store)
+            try FileManager.default.copyItem(at: pristine, to: store)
+            var bytes = try Data(contentsOf: Self.projectionsFile(fixture))
+            bytes.replaceSubrange(page * 4_096..<(page + 1) * 4_096, with: Data(count: 4_096))
+            try bytes.write(to: Self.projectionsFile(fixture))
+            let child = try writer.run([store.path, String(page)], timeLimit: .milliseconds(1_500))
+            let projections = Self.projectionsFile(fixture).deletingLastPathComponent()
+            // Only a child that met the page, or repaired it itself, makes opening here safe:
+            // an unmet zeroed page could abort this test process as it aborts an app.
+            guard DamageNote.read(in: projections) != nil else { continue }
+            met += 1
+            #expect(!child.timedOut, "page \(page): \(child.standardError)")
+            let journal = try fixture.open()
+            #expect(journal.openingReport.projections == .rebuilt, "page \(page)")
+            #expect(journal.openingReport.projectionsDamage != nil, "page \(page)")
+            #expect(try journal.verify().isConsistent, "page \(page)")
+            try journal.close()
+        }
+        #expect(met > 0, "no child met a zeroed page")
+    }
 }
