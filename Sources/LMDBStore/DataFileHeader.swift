@@ -48,7 +48,7 @@ public struct DataFileHeader: Sendable, Hashable {
     ///   or when the linked LMDB is not version 0.9, whose layout this reads.
     /// - Throws: ``DataFileDamage`` naming what is wrong.
     public static func read(from file: URL) throws(DataFileDamage) -> DataFileHeader? {
-        guard Self.readsLinkedFormat else { return nil }
+        guard Self.checksLinkedLibrary else { return nil }
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT { return nil }
@@ -76,8 +76,9 @@ public struct DataFileHeader: Sendable, Hashable {
         return header
     }
 
-    /// Whether the linked LMDB writes the layout read here: LMDB 0.9 (Debian's liblmdb).
-    static var readsLinkedFormat: Bool {
+    /// Whether the linked LMDB writes the layout read here: LMDB 0.9 (Debian's liblmdb) on a
+    /// 64-bit machine. Elsewhere (Homebrew's LMDB 1.0) ``read(from:)`` checks nothing.
+    public static var checksLinkedLibrary: Bool {
         var major: Int32 = 0
         var minor: Int32 = 0
         var patch: Int32 = 0

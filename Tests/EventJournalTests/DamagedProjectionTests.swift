@@ -9,7 +9,7 @@ import Testing
 /// Issue 25: a damaged projections file (truncated, a zeroed meta page, or noted as damaged by a
 /// process that met a bad page) is rebuilt or restored on open, never mapped, and the store
 /// answers as before; a journal that is behind stays refused (decisions 0009 and 0013).
-@Suite struct DamagedProjectionTests {
+@Suite(.enabled(if: DataFileHeader.checksLinkedLibrary)) struct DamagedProjectionTests {
     static let key = try! StoreKey(bytes: [UInt8](repeating: 0x5C, count: StoreKey.byteCount))
 
     /// How the projections' data file is damaged.

@@ -6,7 +6,7 @@ import Testing
 
 /// The checks made before an LMDB data file is mapped (decision 0013): a sound file passes at
 /// every commit, a truncated file or a zeroed meta page is ``DataFileDamage``.
-@Suite struct DataFileHeaderTests {
+@Suite(.enabled(if: DataFileHeader.checksLinkedLibrary)) struct DataFileHeaderTests {
     /// An environment whose file spans many pages: 400 keys, some with values on overflow pages.
     private func makeFile(_ directory: TemporaryDirectory) throws -> URL {
         let environment = try Environment(directory: directory.url)

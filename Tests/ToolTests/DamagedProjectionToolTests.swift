@@ -1,6 +1,7 @@
 import Determinism
 import EventJournal
 import Foundation
+import LMDBStore
 import LosslessJSON
 import MobileSync
 import Soups
@@ -11,7 +12,7 @@ import Testing
 /// never ends `msync query`, `journal-replay info` or `verify` with a signal. Damage found
 /// before mapping is rebuilt on open; a damaged page met while reading ends one command with
 /// one line and status 3, and the next command rebuilds (decision 0013).
-@Suite struct DamagedProjectionToolTests {
+@Suite(.enabled(if: DataFileHeader.checksLinkedLibrary)) struct DamagedProjectionToolTests {
     static let keyHex = String(repeating: "c4", count: StoreKey.byteCount)
     static let timeLimit = Duration.seconds(10)
 
