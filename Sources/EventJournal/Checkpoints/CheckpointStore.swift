@@ -142,7 +142,11 @@ struct CheckpointStore {
                 at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let copied = try FileDurability.copy(
                 dataFile(candidate, manifest), to: destination.appendingPathComponent(Self.dataName))
-            guard copied.checksum == manifest.crc32c, copied.bytes == manifest.bytes else {
+            // The checksum covers the whole copy; the header check also refuses a copy that
+            // was damaged before its checksum was taken (decision 0013).
+            guard copied.checksum == manifest.crc32c, copied.bytes == manifest.bytes,
+                Self.headerIsSound(destination.appendingPathComponent(Self.dataName))
+            else {
                 try? FileManager.default.removeItem(at: destination)
                 discard(candidate)
                 continue
@@ -150,6 +154,17 @@ struct CheckpointStore {
             return FoldMark(sequence: candidate, checksum: manifest.entryChecksum)
         }
         return nil
+    }
+
+    /// Whether the LMDB data file `file` passes the checks made before mapping it
+    /// (``DataFileHeader``).
+    static func headerIsSound(_ file: URL) -> Bool {
+        do {
+            _ = try DataFileHeader.read(from: file)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Removes a checkpoint that cannot be used. Best effort: a leftover folder is only ever

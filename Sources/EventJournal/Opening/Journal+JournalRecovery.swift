@@ -112,6 +112,12 @@ extension Journal {
     private static func openProjectionsToRecover(
         _ layout: StoreLayout, projections: [any Projection], options: JournalOptions
     ) throws -> ProjectionStore {
+        do {
+            _ = try DataFileHeader.read(from: layout.projectionDirectory.appendingPathComponent("data.mdb"))
+        } catch {
+            throw JournalError(
+                .unsupported, "cannot recover the journal from damaged projections: \(error); restore a backup")
+        }
         var environmentOptions = options.environment
         environmentOptions.flushesOnCommit = false
         let environment = try Environment(directory: layout.projectionDirectory, options: environmentOptions)

@@ -44,7 +44,8 @@ struct JournalOpening {
     private enum Verdict {
         case trusted(ProjectionStore)
         case reset(ProjectionStore, reason: String)
-        case untrusted(reason: String)
+        /// Not to be read; `damage` says what is wrong with their file when that is why.
+        case untrusted(reason: String, damage: String? = nil)
     }
 
     /// How many times opening judges again after another process repaired the projections
@@ -197,7 +198,7 @@ struct JournalOpening {
                     outcome.foldPhase = .recovering
                 }
                 return outcome
-            case .untrusted(let reason):
+            case .untrusted(let reason, let damage):
                 try refuseCheckpointsAhead(of: state.lastSequence)
                 try Journal.guarded("cannot migrate the checkpoints") {
                     try journal.environment.write { transaction in
@@ -209,6 +210,7 @@ struct JournalOpening {
                 guard let repair = try repair(journal, expectedGeneration: state.repairGeneration) else { continue }
                 var outcome = Outcome(store: try openStore(), foldPhase: .recovering)
                 outcome.report.reason = reason
+                outcome.report.projectionsDamage = damage
                 if let mark = repair.restored, try outcome.store.environment.read({ try outcome.store.isCurrent($0) }) {
                     outcome.report.projections = .restoredCheckpoint(mark.sequence)
                 } else {
@@ -312,14 +314,27 @@ struct JournalOpening {
             return state.lastSequence == 0
                 ? .reset(try openStore(), reason: "new store") : .untrusted(reason: "the projections are missing")
         }
+        // Checked before LMDB maps the file: mapping a damaged one can end the process
+        // (decision 0013). The projections are derived, so damage means a rebuild.
+        if let damage = projectionDamage() {
+            return .untrusted(reason: "the projections are damaged: \(damage)", damage: damage)
+        }
         let store: ProjectionStore
         do {
             store = try openStore()
         } catch {
-            return .untrusted(reason: "the projections cannot be opened: \(error)")
+            return .untrusted(
+                reason: "the projections cannot be opened: \(error)",
+                damage: Journal.isDamagedPage(error) ? "\(error)" : nil)
         }
-        let (isCurrent, mark) = try Journal.guarded("cannot read the projections") {
-            try store.environment.read { try (store.isCurrent($0), store.foldedThrough($0)) }
+        let isCurrent: Bool
+        let mark: FoldMark
+        do {
+            (isCurrent, mark) = try Journal.guarded("cannot read the projections") {
+                try store.environment.read { try (store.isCurrent($0), store.foldedThrough($0)) }
+            }
+        } catch  where Journal.isDamagedPage(error) {
+            return .untrusted(reason: "the projections are damaged: \(error)", damage: "\(error)")
         }
         // Projections past the journal's end prove that the journal lost entries; a rebuild
         // from it would throw the proof away together with the user's data (issue 29).
@@ -397,6 +412,8 @@ struct JournalOpening {
         let file = layout.projectionDirectory.appendingPathComponent("data.mdb")
         let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
         guard bytes > 0 else { return nil }
+        // Damaged projections are not mapped; they may have folded anything.
+        guard projectionDamage() == nil else { return UInt64.max }
         var environmentOptions = options.environment
         environmentOptions.isReadOnly = true
         do {
@@ -476,8 +493,33 @@ struct JournalOpening {
         }
     }
 
+    /// Why the projections' data file must not be mapped, or `nil` when nothing says so: a
+    /// ``DamageNote`` left by a process that met damage in it, or its meta pages and size
+    /// (``DataFileHeader``). A failed check is read again once, since a writer in another
+    /// process may have been committing while the meta pages were read.
+    private func projectionDamage() -> String? {
+        if let note = DamageNote.read(in: layout.projectionDirectory) {
+            return "a process reading them found a damaged page (\(note.message))"
+        }
+        let file = layout.projectionDirectory.appendingPathComponent("data.mdb")
+        do {
+            _ = try DataFileHeader.read(from: file)
+            return nil
+        } catch {
+            do {
+                _ = try DataFileHeader.read(from: file)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+    }
+
     private func openStore() throws -> ProjectionStore {
         var environmentOptions = options.environment
+        // A process that meets a damaged page leaves a note, so the next open rebuilds
+        // instead of crashing again (decision 0013).
+        environmentOptions.notesDamage = true
         // The projections are recovered from the journal; syncing them at every commit is
         // exactly the cost this layout removes (decision 0003).
         environmentOptions.flushesOnCommit = false

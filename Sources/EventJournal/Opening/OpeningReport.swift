@@ -23,6 +23,10 @@ public struct OpeningReport: Sendable, Hashable {
     public var projections: Source
     /// Why the projections on disk were not used as they were, when they were not.
     public var reason: String?
+    /// What was wrong with the projections' file when damage is why they were not used: a
+    /// truncated file, a bad meta page, or a damaged page a process met and noted (decision
+    /// 0013). `journal-replay verify` reports it.
+    public var projectionsDamage: String?
     /// The format of the store before this open converted it, when it did.
     public var migratedFromFormat: UInt32?
     /// The projection versions (`name@version`, comma-separated) whose state this open
