@@ -57,6 +57,8 @@ public actor SyncManager {
         var state: State = .acceptingSyncs
         /// The active syncs, each with the lease that makes this process its owner.
         var active: [Int64: SyncLease] = [:]
+        /// Callers of ``SyncManager/stopAndWait()`` waiting for the active syncs to stop.
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// Opens the manager of `store`. Syncs found RUNNING that no live process owns (their
@@ -127,6 +129,21 @@ public actor SyncManager {
         logger.info("Sync manager stop requested", metadata: ["sync.manager.state": "\(state.rawValue)"])
     }
 
+    /// Stops the manager as ``stop()`` does and returns once it is STOPPED: every active sync has
+    /// ended (a running sync down ends STOPPED after its current fetch, with the pages before it
+    /// kept and its final state journaled). What logging out does before removing a store.
+    public func stopAndWait() async {
+        stop()
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let isStopped = scheduling.withLock { scheduling in
+                guard scheduling.state != .stopped else { return true }
+                scheduling.stopWaiters.append(waiter)
+                return false
+            }
+            if isStopped { waiter.resume() }
+        }
+    }
+
     /// Re-opens a stopping or stopped manager; does nothing to an accepting one.
     ///
     /// - Parameters:
@@ -138,11 +155,14 @@ public actor SyncManager {
     /// - Throws: `JournalError` when the store cannot be read or written.
     @discardableResult
     public func restart(restartStoppedSyncs: Bool, onUpdate: UpdateHandler? = nil) async throws -> [SyncState] {
-        let reopened = scheduling.withLock { scheduling -> Bool in
-            guard scheduling.state != .acceptingSyncs else { return false }
+        let (reopened, waiters) = scheduling.withLock { scheduling -> (Bool, [CheckedContinuation<Void, Never>]) in
+            guard scheduling.state != .acceptingSyncs else { return (false, []) }
             scheduling.state = .acceptingSyncs
-            return true
+            // A restart cancels the stop that waiters were waiting for: they go on.
+            defer { scheduling.stopWaiters.removeAll() }
+            return (true, scheduling.stopWaiters)
         }
+        for waiter in waiters { waiter.resume() }
         guard reopened else {
             logger.info("Sync manager restart ignored: it is accepting syncs")
             return []

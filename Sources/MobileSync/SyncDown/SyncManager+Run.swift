@@ -127,10 +127,14 @@ extension SyncManager {
 
     /// Makes the sync inactive and releases its lease.
     func leaveActive(_ id: Int64) {
-        scheduling.withLock { scheduling in
+        let waiters = scheduling.withLock { scheduling -> [CheckedContinuation<Void, Never>] in
             scheduling.active[id] = nil
-            if scheduling.state == .stopRequested, scheduling.active.isEmpty { scheduling.state = .stopped }
+            guard scheduling.state == .stopRequested, scheduling.active.isEmpty else { return [] }
+            scheduling.state = .stopped
+            defer { scheduling.stopWaiters.removeAll() }
+            return scheduling.stopWaiters
         }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// The page loop of Mobile SDK's `SyncDownTask`: each fetched page is one journal entry
