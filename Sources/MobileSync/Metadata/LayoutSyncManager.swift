@@ -45,4 +45,20 @@ public struct LayoutSyncManager: Sendable {
         return try await CachedRecordFetch(manager: manager, soupName: Self.soupName)
             .fetch(id: id, target: target, syncName: "\(Self.soupName)/\(id)", mode: fetchMode)
     }
+
+    /// The layout of `objectType` for these parameters as a ``Layout`` model: what
+    /// ``fetchLayout(objectType:formFactor:layoutType:mode:recordTypeId:fetchMode:)`` returns,
+    /// read into Mobile SDK's model (its callback's `Layout`).
+    ///
+    /// - Returns: the layout, or `nil` under ``CachedFetchMode/cacheOnly`` when none is cached.
+    /// - Throws: what ``fetchLayout(objectType:formFactor:layoutType:mode:recordTypeId:fetchMode:)`` throws.
+    public func layout(
+        objectType: String, formFactor: String? = nil, layoutType: String? = nil, mode: String? = nil,
+        recordTypeId: String? = nil, fetchMode: CachedFetchMode
+    ) async throws -> Layout? {
+        try await fetchLayout(
+            objectType: objectType, formFactor: formFactor, layoutType: layoutType, mode: mode,
+            recordTypeId: recordTypeId, fetchMode: fetchMode
+        ).map(Layout.init(json:))
+    }
 }

@@ -33,4 +33,13 @@ public struct MetadataSyncManager: Sendable {
         return try await CachedRecordFetch(manager: manager, soupName: Self.soupName)
             .fetch(id: objectType, target: target, syncName: "\(Self.soupName)/\(objectType)", mode: fetchMode)
     }
+
+    /// The describe of `objectType` as a ``Metadata`` model: what
+    /// ``fetchMetadata(objectType:fetchMode:)`` returns, read into Mobile SDK's model.
+    ///
+    /// - Returns: the metadata, or `nil` under ``CachedFetchMode/cacheOnly`` when none is cached.
+    /// - Throws: what ``fetchMetadata(objectType:fetchMode:)`` throws.
+    public func metadata(objectType: String, fetchMode: CachedFetchMode) async throws -> Metadata? {
+        try await fetchMetadata(objectType: objectType, fetchMode: fetchMode).map(Metadata.init(json:))
+    }
 }
