@@ -49,7 +49,13 @@ let package = Package(
         // MARK: - Storage: LMDB and the event journal
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
         .target(name: "LMDBStore", dependencies: ["CLMDB"]),
-        .target(name: "EventJournal", dependencies: ["LMDBStore", "Determinism", "LosslessJSON", crypto, logging]),
+        // Hardware CRC-32C (SSE 4.2, ARMv8 CRC) behind a runtime check; C because Swift cannot
+        // build one function for an instruction set the rest of the binary does not assume.
+        .target(name: "CCRC32C"),
+        .target(
+            name: "EventJournal",
+            dependencies: ["CCRC32C", "LMDBStore", "Determinism", "LosslessJSON", crypto, logging]
+        ),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "Determinism", "LosslessJSON", "SyncTesting"]),
         .testTarget(
             name: "EventJournalTests",
@@ -223,8 +229,10 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Strict settings for every target of ours, applied in one place so no target is forgotten.
-for target in package.targets where target.type != .system {
+// Strict settings for every Swift target of ours, applied in one place so no target is forgotten.
+// The C targets take none: these are Swift compiler settings.
+let cTargetNames: Set = ["CCRC32C"]
+for target in package.targets where target.type != .system && !cTargetNames.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .treatAllWarnings(as: .error),

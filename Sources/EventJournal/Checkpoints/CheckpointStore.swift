@@ -252,9 +252,11 @@ extension CheckpointStore {
     /// - Parameters:
     ///   - scratch: a folder to work in; removed first and afterwards.
     ///   - projections: the signature the new manifest records; `nil` keeps the old one.
+    ///   - layout: the layout version the new manifest records; `nil` keeps the old one.
     ///   - transform: changes the copy's environment in place.
     func rewrite(
-        _ sequence: UInt64, scratch: URL, projections: String? = nil, _ transform: (Environment) throws -> Void
+        _ sequence: UInt64, scratch: URL, projections: String? = nil, layout: UInt32? = nil,
+        _ transform: (Environment) throws -> Void
     ) throws -> Bool {
         let files = FileManager.default
         let folder = folder(sequence)
@@ -270,6 +272,7 @@ extension CheckpointStore {
         try transformCopy(in: scratch, into: compacted, transform)
         let oldName = manifest.dataName
         if let projections { manifest.projections = projections }
+        if let layout { manifest.layout = layout }
         manifest.dataName = oldName == Self.dataName ? "data-resealed.mdb" : Self.dataName
         let newFile = folder.appendingPathComponent(manifest.dataName)
         try? files.removeItem(at: newFile)
@@ -306,11 +309,13 @@ extension CheckpointStore {
     /// this store's (decision 0010). Returns whether it did; a checkpoint that is not whole, or
     /// whose projections cannot migrate, is left as it is.
     func migrate(_ sequence: UInt64, to projections: [any Projection], scratch: URL) throws -> Bool {
+        let currentLayout = ProjectionStore.layoutVersion
         guard let manifest = Self.anyManifest(in: folder(sequence)), manifest.sequence == sequence,
-            manifest.layout == ProjectionStore.layoutVersion, manifest.projections != signature,
+            manifest.layout == currentLayout || ProjectionStore.migratableLayoutVersions.contains(manifest.layout),
+            manifest.layout != currentLayout || manifest.projections != signature,
             ProjectionStore.migrationSteps(of: projections, from: manifest.projections) != nil
         else { return false }
-        return try rewrite(sequence, scratch: scratch, projections: signature) { environment in
+        return try rewrite(sequence, scratch: scratch, projections: signature, layout: currentLayout) { environment in
             let store = try ProjectionStore(projections: projections, in: environment)
             guard try environment.write({ try store.migrate(in: $0) }) else {
                 throw JournalError(

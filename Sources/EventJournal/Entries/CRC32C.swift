@@ -1,10 +1,19 @@
-/// CRC-32C (Castagnoli), the checksum of every journal entry.
+import CCRC32C
+
+/// CRC-32C (Castagnoli), the checksum of every journal entry, export line and checked
+/// projection value.
 ///
 /// Castagnoli's polynomial detects more error patterns than the classic CRC-32 for the sizes
-/// we store; slicing-by-8 processes eight bytes per step, which keeps checksumming a small
-/// share of append time. Package-visible so recorded sessions (SyncTesting) checksum their
-/// exchange lines the way the journal export does.
+/// we store, and processors compute it in hardware: SSE 4.2's `crc32` on x86_64 and the ARMv8
+/// CRC extension on arm64 (CCRC32C). Which path runs is decided once, on first use; a
+/// processor without either uses slicing-by-8, eight bytes per step from tables. Both give
+/// the same checksum for the same bytes (`CRC32CTests`). Package-visible so recorded sessions
+/// (SyncTesting) checksum their exchange lines the way the journal export does.
 package enum CRC32C {
+    /// Whether this processor computes CRC-32C in hardware; asked once, since the answer
+    /// cannot change while the process runs.
+    package static let isHardwareAvailable: Bool = ccrc32c_hardware_available() != 0
+
     private static let polynomial: UInt32 = 0x82F6_3B78  // reflected 0x1EDC6F41
 
     private static let tables: [[UInt32]] = {
@@ -25,13 +34,32 @@ package enum CRC32C {
     }()
 
     /// The checksum of `bytes`.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    /// - Complexity: O(n).
+    package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         checksum(bytes, continuing: 0)
     }
 
     /// The checksum of the bytes checksummed as `previous` followed by `bytes`; start with 0.
     /// Checksums a file read in chunks.
-    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32) -> UInt32 {
+    /// - Complexity: O(n).
+    @inline(__always)
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32) -> UInt32 {
+        guard isHardwareAvailable else { return softwareChecksum(bytes, continuing: previous) }
+        return hardwareChecksum(bytes, continuing: previous)
+    }
+
+    /// ``checksum(_:continuing:)`` by the processor's CRC instructions; only when
+    /// ``isHardwareAvailable`` (elsewhere it is an illegal instruction). Package-visible for
+    /// the tests and the benchmark that compare the two paths.
+    package static func hardwareChecksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32) -> UInt32 {
+        precondition(isHardwareAvailable, "hardware CRC-32C on a processor without it")
+        guard let base = bytes.baseAddress else { return previous }
+        return ccrc32c_hardware_extend(previous, base, bytes.count)
+    }
+
+    /// ``checksum(_:continuing:)`` by slicing-by-8 tables, on any processor. Package-visible
+    /// for the tests and the benchmark that compare the two paths.
+    package static func softwareChecksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32) -> UInt32 {
         var crc: UInt32 = previous ^ 0xFFFF_FFFF
         var index = 0
         let count = bytes.count
@@ -66,6 +94,8 @@ package enum CRC32C {
         return crc ^ 0xFFFF_FFFF
     }
 
+    /// The checksum of `bytes`.
+    /// - Complexity: O(n).
     package static func checksum(_ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0) }
     }

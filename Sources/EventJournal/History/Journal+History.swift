@@ -105,11 +105,18 @@ extension Journal {
     /// A throw-away environment in `directory`, sealed like the store's own: checkpoints are
     /// restored into it byte for byte, and what it holds is as private as the store.
     func scratchEnvironment(_ directory: URL) throws -> Environment {
-        try Environment(directory: directory, options: scratchOptions, sealer: journalEnvironment.sealer)
+        try Environment(directory: directory, options: scratchOptions, sealer: projectionSealer)
     }
 
     /// The checkpoints in `directory`, read and written with the store's seal.
     func checkpointStore(in directory: URL) -> CheckpointStore {
-        CheckpointStore(directory: directory, signature: store.signature, sealer: journalEnvironment.sealer)
+        CheckpointStore(directory: directory, signature: store.signature, sealer: projectionSealer)
+    }
+
+    /// The seal of environments shaped like the projections: the store's cipher, or the
+    /// checksums of a plaintext store's values (decision 0012), without the live store's damage
+    /// mark, since damage in a copy is not damage in the projections.
+    var projectionSealer: any ValueSealer {
+        journalEnvironment.sealer ?? ValueChecksummer()
     }
 }

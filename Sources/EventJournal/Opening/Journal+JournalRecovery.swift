@@ -54,7 +54,7 @@ extension Journal {
             try store.environment.flush()
             let checkpoints = CheckpointStore(
                 directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
-                sealer: nil)
+                sealer: ValueChecksummer())
             guard try checkpoints.save(store.environment) == baseline else {
                 throw JournalError(
                     .storage, "the checkpoint of the projections does not end at entry \(baseline.sequence)")
@@ -120,7 +120,9 @@ extension Journal {
         }
         var environmentOptions = options.environment
         environmentOptions.flushesOnCommit = false
-        let environment = try Environment(directory: layout.projectionDirectory, options: environmentOptions)
+        // Recovery is refused for encrypted stores, so the projections are plaintext, checked (decision 0012).
+        let environment = try Environment(
+            directory: layout.projectionDirectory, options: environmentOptions, sealer: ValueChecksummer())
         let store = try ProjectionStore(projections: projections, in: environment)
         guard try environment.read({ try store.isCurrent($0) }) else {
             throw JournalError(

@@ -192,6 +192,8 @@ struct JournalOpening {
                     continue
                 }
                 try refuseRebuildIfCompacted(journal, reason: reason)
+                // The rebuild replaces every value, damaged ones with the rest.
+                try? FileManager.default.removeItem(at: layout.projectionDamageMarker)
                 var outcome = Outcome(store: store, needsReset: true)
                 if state.lastSequence > 0 {
                     outcome.report = OpeningReport(projections: .rebuilt, reason: reason)
@@ -259,7 +261,7 @@ struct JournalOpening {
     private func migrateCheckpoints() throws {
         let checkpoints = CheckpointStore(
             directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
-            sealer: cipher)
+            sealer: projectionSealer)
         let scratch = layout.checkpointDirectory.appendingPathComponent(
             "partial-\(ProcessInfo.processInfo.processIdentifier)-migrate", isDirectory: true)
         for sequence in checkpoints.sequences() where checkpoints.manifest(sequence) == nil {
@@ -363,6 +365,11 @@ struct JournalOpening {
             return .untrusted(
                 reason: "the projections were folded from another journal (entry \(mark.sequence) differs)")
         }
+        // Judged after the journal is known to be theirs: a journal behind them is refused
+        // rather than folded into a rebuild (decision 0009).
+        if FileManager.default.fileExists(atPath: layout.projectionDamageMarker.path) {
+            return .untrusted(reason: "a read found a projection value that failed its checksum (decision 0012)")
+        }
         return .trusted(store)
     }
 
@@ -401,7 +408,7 @@ struct JournalOpening {
     private func newestCheckpoint() -> UInt64? {
         let checkpoints = CheckpointStore(
             directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
-            sealer: cipher)
+            sealer: projectionSealer)
         return checkpoints.sequences().first { checkpoints.manifest($0) != nil }
     }
 
@@ -454,7 +461,7 @@ struct JournalOpening {
     private func repair(_ opened: JournalEnvironment, expectedGeneration: UInt64) throws -> Repair? {
         let checkpoints = CheckpointStore(
             directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
-            sealer: cipher)
+            sealer: projectionSealer)
         return try Journal.guarded("cannot restore the projections") {
             try opened.environment.write { transaction -> Repair? in
                 let generation =
@@ -523,8 +530,17 @@ struct JournalOpening {
         // The projections are recovered from the journal; syncing them at every commit is
         // exactly the cost this layout removes (decision 0003).
         environmentOptions.flushesOnCommit = false
+        // Plaintext values are checked on read; a failed check leaves the mark `judge` looks for.
+        let sealer =
+            cipher.map { $0 as any ValueSealer } ?? ValueChecksummer(damageMarker: layout.projectionDamageMarker)
         let environment = try Environment(
-            directory: layout.projectionDirectory, options: environmentOptions, sealer: cipher)
+            directory: layout.projectionDirectory, options: environmentOptions, sealer: sealer)
         return try ProjectionStore(projections: projections, in: environment)
+    }
+
+    /// The seal of the projections' copies (checkpoints, migrations): the cipher of an
+    /// encrypted store, checksums on a plaintext one (decision 0012).
+    private var projectionSealer: any ValueSealer {
+        cipher.map { $0 as any ValueSealer } ?? ValueChecksummer()
     }
 }

@@ -42,6 +42,12 @@ public struct StoreLayout: Sendable, Hashable {
         directory.appendingPathComponent("projections", isDirectory: true)
     }
 
+    /// The file a read leaves in the projections' folder when a value fails its checksum: the
+    /// next open rebuilds them (decision 0012). It goes with the folder they are replaced by.
+    package var projectionDamageMarker: URL {
+        projectionDirectory.appendingPathComponent("damaged")
+    }
+
     /// Where a checkpoint being restored is assembled before it replaces the projections.
     var restoringProjectionDirectory: URL {
         directory.appendingPathComponent("projections.restoring", isDirectory: true)

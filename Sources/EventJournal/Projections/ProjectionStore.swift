@@ -15,8 +15,16 @@ import LMDBStore
 /// | `journal.kinds` | kind name | entries of that kind folded (`UInt64` BE) |
 /// | each projection's databases | the projection's business | |
 struct ProjectionStore {
-    /// The layout of this environment's bookkeeping; a change rebuilds the projections.
-    static let layoutVersion: UInt32 = 1
+    /// The layout of this environment's bookkeeping and values; a change rebuilds the
+    /// projections, or migrates them in place from ``migratableLayoutVersions`` when the store is
+    /// compacted. 2: a plaintext store's values (outside `journal.fold`) carry their CRC-32C
+    /// (``ValueChecksummer``, decision 0012); encrypted values are as in 1.
+    static let layoutVersion: UInt32 = 2
+    /// The layouts a compacted store migrates from: 1, whose plaintext values carry no checksum.
+    static let migratableLayoutVersions: Set<UInt32> = [1]
+    /// Values rewritten per step while a layout migration walks a database, so the walk never
+    /// holds a whole database in memory.
+    static let layoutMigrationBatchCountMax = 10_000
 
     static let foldDatabaseName = "journal.fold"
     static let kindsDatabaseName = "journal.kinds"
@@ -155,9 +163,8 @@ struct ProjectionStore {
     /// The projection versions that wrote this state, when it has this build's layout and
     /// every projection that changed can migrate from them; `nil` otherwise.
     func migratableSignature(_ transaction: Transaction) throws -> String? {
-        var expectedLayout: [UInt8] = []
-        expectedLayout.appendBigEndian(Self.layoutVersion)
-        guard try transaction.get(fold, key: Self.layoutKey) == expectedLayout,
+        guard let layout = try storedLayout(transaction),
+            layout == Self.layoutVersion || Self.migratableLayoutVersions.contains(layout),
             let stored = try transaction.get(fold, key: Self.signatureKey).map({ String(decoding: $0, as: UTF8.self) }),
             Self.migrationSteps(of: projections, from: stored) != nil
         else { return nil }
@@ -171,10 +178,52 @@ struct ProjectionStore {
         guard let stored = try migratableSignature(transaction),
             let steps = Self.migrationSteps(of: projections, from: stored)
         else { return false }
+        // The values first: the projections' own migrations read them through the seal.
+        if try storedLayout(transaction) != Self.layoutVersion { try migrateLayout(in: transaction) }
         let context = context(transaction)
         for step in steps { try step.projection.migrate(from: step.from, in: context) }
         try transaction.put(fold, key: Self.signatureKey, value: Array(signature.utf8))
         return true
+    }
+
+    /// The layout version the state was written with, or `nil` when none is recorded.
+    func storedLayout(_ transaction: Transaction) throws -> UInt32? {
+        try transaction.get(fold, key: Self.layoutKey).flatMap { bytes in
+            bytes.count == 4 ? bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } : nil
+        }
+    }
+
+    /// Brings layout 1 to this build's: in a plaintext store every value gets its checksum
+    /// (decision 0012), read as stored and written through the seal; an encrypted store's
+    /// values are unchanged. Then the layout version is recorded.
+    private func migrateLayout(in transaction: Transaction) throws {
+        if environment.sealer is ValueChecksummer {
+            for database in databases.values.sorted(by: { $0.name < $1.name }) + [kinds] {
+                try checksumValues(of: database, in: transaction)
+            }
+        }
+        var layout: [UInt8] = []
+        layout.appendBigEndian(Self.layoutVersion)
+        try transaction.put(fold, key: Self.layoutKey, value: layout)
+    }
+
+    /// Rewrites every value of `database`, stored without a checksum, with one: a batch of
+    /// keys at a time, each batch read past the seal and then written through it.
+    private func checksumValues(of database: Database, in transaction: Transaction) throws {
+        var start: [UInt8]?
+        while true {
+            var batch: [(key: [UInt8], value: [UInt8])] = []
+            try transaction.withCursor(database.unsealed) { cursor in
+                try cursor.forEachInPlace(in: KeyRange(from: start)) { key, value in
+                    batch.append((Array(key), Array(value)))
+                    return batch.count < Self.layoutMigrationBatchCountMax
+                }
+            }
+            for pair in batch { try transaction.put(database, key: pair.key, value: pair.value) }
+            guard batch.count == Self.layoutMigrationBatchCountMax, let last = batch.last else { return }
+            // The least key after the last one rewritten.
+            start = last.key + [0]
+        }
     }
 
     // MARK: - Folding
