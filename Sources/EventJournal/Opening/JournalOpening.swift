@@ -349,6 +349,14 @@ struct JournalOpening {
         guard isCurrent else {
             return .reset(store, reason: "the projections were built by other projection versions")
         }
+        return try judgeChain(of: store, mark: mark, state: state, journal: opened)
+    }
+
+    /// The verdict on current projections whose fold mark the journal reaches: trusted when the
+    /// journal's entry at the mark is the one they folded and no read found a damaged value.
+    private func judgeChain(
+        of store: ProjectionStore, mark: FoldMark, state: JournalState, journal opened: JournalEnvironment
+    ) throws -> Verdict {
         let checksum = try Journal.guarded("cannot read the journal") {
             try opened.environment.read {
                 try Journal.continuableChecksum(of: mark.sequence, entries: opened.entries, meta: opened.meta, in: $0)
