@@ -70,6 +70,8 @@ public struct SyncStateProjection: Projection {
         case .syncGhostsCleaned:
             let id = try EntryHeader(entry).integer(SyncHeader.syncId)
             try databases.putGhostCleaning(id: id, summary: GhostCleaning.summary(of: entry))
+        case .smartStoreImported:
+            try applyImport(entry, databases)  // SyncStateProjection+Import.swift
         default:
             return
         }
