@@ -38,6 +38,16 @@ extension SmartStoreFixture {
         }
     }
 
+    /// Column `column` of the current row as JSON.
+    static func value(_ statement: OpaquePointer, _ column: Int32) -> JSONValue {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: .number(JSONNumber(sqlite3_column_int64(statement, column)))
+        case SQLITE_FLOAT: .number(JSONNumber(sqlite3_column_double(statement, column)))
+        case SQLITE_NULL: .null
+        default: .string(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
+        }
+    }
+
     /// Runs one statement with `values` bound to its `?`s.
     func run(_ sql: String, _ values: [JSONValue]) throws {
         var prepared: OpaquePointer?

@@ -142,6 +142,22 @@ public final class SmartStoreFixture {
         return entryId
     }
 
+    /// Runs a query on the file, as SmartStore runs the SQL a query spec becomes.
+    /// - Returns: each row's columns: integers and reals as numbers, text as strings, NULL as null.
+    /// - Throws: ``SmartStoreFixtureError`` with SQLite's message.
+    public func rows(_ sql: String) throws -> [[JSONValue]] {
+        var prepared: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK, let statement = prepared else {
+            throw SmartStoreFixtureError(message: "\(sql): \(String(cString: sqlite3_errmsg(handle)))")
+        }
+        defer { sqlite3_finalize(statement) }
+        var rows: [[JSONValue]] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            rows.append((0..<sqlite3_column_count(statement)).map { Self.value(statement, $0) })
+        }
+        return rows
+    }
+
     /// Deletes a record as SmartStore's `delete` does; its id is never handed out again.
     public func delete(_ soup: String, entryId: Int64) throws {
         guard let soupId = soupIds[soup] else { throw SmartStoreFixtureError(message: "no soup \(soup)") }

@@ -87,6 +87,9 @@ import Testing
             #expect(dirty.last?["__locally_created__"] == true)
             #expect(database.dirtyRecordCount == 3)
             #expect(try store.soups.dirtyRecords("contacts").isEmpty)
+            let history = try RecordHistory(journal: store.journal, soup: "accounts", id: SmartStoreSample.updated)
+            #expect(history.events.map(\.action) == ["imported from SmartStore"])
+            #expect(history.events.first?.record == dirty.first)
         }
     }
 
@@ -106,6 +109,32 @@ import Testing
             #expect(up.options.fieldlist == ["Name"])
             #expect(up.type == .syncUp)
         }
+    }
+
+    @Test func syncsOfEveryTargetTypeAndStatusAreKeptAndOnlyRunningOnesChange() throws {
+        let directory = try TemporaryDirectory("smartstore-import-targets")
+        defer { directory.remove() }
+        let sample = try SmartStoreSample(url: directory.appending("smartstore.db"), everyTarget: true)
+        let database = try SmartStoreDatabase(contentsOf: sample.url)
+        let store = try SyncStore(directory: directory.appending("store"), clock: Self.clock, logger: .discarding)
+        try store.importSmartStore(database)
+
+        let states = try store.syncStates()
+        #expect(states == database.syncs)
+        #expect(states.map(\.id) == Array(1...11))
+        #expect(
+            states.map(\.status.rawValue) == [
+                "STOPPED", "DONE", "NEW", "FAILED", "STOPPED", "DONE", "DONE", "STOPPED", "FAILED", "NEW", "STOPPED",
+            ])
+        for (state, json) in zip(states.dropFirst(2), SmartStoreSample.otherSyncs) {
+            var members = json.object ?? [:]
+            members["_soupEntryId"] = .number(JSONNumber(state.id))
+            var expected = try SyncState(json: .object(members))
+            expected.stopAfterInterruptedRun()
+            #expect(state == expected)
+        }
+        #expect(states[3].error == "the server said no")
+        #expect(database.nextSyncId == 12)
     }
 
     @Test func entryAndSyncIdsContinueAfterTheHighestSmartStoreHandedOut() async throws {

@@ -24,8 +24,33 @@ struct SmartStoreSample {
     /// The `_soupEntryId` of the record deleted before the file was taken: the highest SmartStore handed out.
     let deletedEntryId: Int64
 
-    /// Writes the sample to `url`; `accounts` extra clean records are added for size.
-    init(url: URL, extraAccounts: Int = 0) throws {
+    /// Syncs of every other target type and status, in the shapes Mobile SDK saves them.
+    static let otherSyncs: [JSONValue] = [
+        sync(
+            "syncDown", "NEW", ["type": "sosl", "query": "FIND {Acme} RETURNING Account(Id, Name, LastModifiedDate)"]),
+        sync("syncDown", "FAILED", ["type": "mru", "sobjectType": "Account", "fieldlist": ["Id", "Name"]]),
+        sync(
+            "syncDown", "STOPPED",
+            ["type": "refresh", "sobjectType": "Account", "fieldlist": ["Id", "Name"], "soupName": "accounts"]),
+        sync("syncDown", "DONE", ["type": "metadata", "sobjectType": "Account"]),
+        sync("syncDown", "DONE", ["type": "layout", "sobjectType": "Account", "layoutType": "Compact"]),
+        sync("syncDown", "RUNNING", ["type": "custom", "androidImpl": "com.acme.sync.AcmeSyncDownTarget"]),
+        sync("syncUp", "FAILED", ["androidImpl": "com.salesforce.androidsdk.mobilesync.target.BatchSyncUpTarget"]),
+        sync("syncUp", "NEW", ["iOSImpl": "SFSyncUpTarget"]),
+        sync("syncUp", "RUNNING", ["iOSImpl": "AcmeSyncUpTarget"]),
+    ]
+
+    private static func sync(_ type: String, _ status: String, _ target: JSONValue) -> JSONValue {
+        [
+            "type": .string(type), "soupName": "accounts", "target": target, "options": ["mergeMode": "OVERWRITE"],
+            "status": .string(status), "progress": 0, "totalSize": -1, "maxTimeStamp": 1_672_531_200_000,
+            "startTime": 0, "endTime": 0, "error": .string(status == "FAILED" ? "the server said no" : ""),
+        ]
+    }
+
+    /// Writes the sample to `url`; `accounts` extra clean records are added for size, and with
+    /// `everyTarget` ``otherSyncs`` after the two syncs.
+    init(url: URL, extraAccounts: Int = 0, everyTarget: Bool = false) throws {
         self.url = url
         let fixture = try SmartStoreFixture(url: url)
         defer { fixture.close() }
@@ -85,6 +110,9 @@ struct SmartStoreSample {
             "contacts", ["Id": "003000000000001AAA", "LastName": "Durand", "__local__": false], created: 9_000,
             lastModified: 9_000)
         try Self.insertSyncs(fixture)
+        for sync in everyTarget ? Self.otherSyncs : [] {
+            try fixture.insert("syncs_soup", sync, created: 13_000, lastModified: 13_000)
+        }
     }
 
     private static func insertSyncs(_ fixture: SmartStoreFixture) throws {
