@@ -12,9 +12,11 @@ final class SQLiteFile {
     ///   cannot be opened.
     init(_ url: URL) throws(SmartStoreImportError) {
         name = url.lastPathComponent
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw SmartStoreImportError(.unreadable, "\(url.path): no such file")
+        // A directory, a device or a pipe is no database: refused before SQLite reads it.
+        let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType
+        guard type == .typeRegular else {
+            throw SmartStoreImportError(
+                .unreadable, type == nil ? "\(url.path): no such file" : "\(url.path): not a regular file")
         }
         var opened: OpaquePointer?
         let status = sqlite3_open_v2(url.path, &opened, SQLITE_OPEN_READONLY, nil)
