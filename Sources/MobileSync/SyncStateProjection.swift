@@ -38,8 +38,8 @@ public struct SyncStateProjection: Projection {
     /// Creates the projection.
     public init() {}
 
-    /// Folds `sync.created`, `sync.state.changed`, `sync.down.page`, `sync.deleted` and
-    /// `sync.ghosts.cleaned`; ignores other kinds.
+    /// Folds `sync.created`, `sync.state.changed`, `sync.down.page`, `sync.deleted`,
+    /// `sync.ghosts.cleaned` and `smartstore.imported`'s `nextSyncId`; ignores other kinds.
     public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
         let databases = SyncStateDatabases(context.transaction, context.database)
         switch entry.kind {

@@ -137,6 +137,26 @@ import Testing
         #expect(database.nextSyncId == 12)
     }
 
+    @Test func anEncryptedStoreTakesTheImportAndHoldsNoRecordInTheClear() throws {
+        let directory = try TemporaryDirectory("smartstore-import-encrypted")
+        defer { directory.remove() }
+        let sample = try SmartStoreSample(url: directory.appending("smartstore.db"))
+        let database = try SmartStoreDatabase(contentsOf: sample.url)
+        var options = JournalOptions()
+        options.encryption = try StoreKey(bytes: [UInt8](repeating: 7, count: 32))
+        let store = try SyncStore(
+            directory: directory.appending("store"), clock: Self.clock, options: options, logger: .discarding)
+        try store.importSmartStore(database)
+
+        let accounts = try store.soups.query(.all("accounts", orderPath: "_soupEntryId", pageSize: 100))
+        #expect(accounts == database.soups.first?.records.map(\.json))
+        #expect(try store.soups.dirtyRecords("accounts").count == 3)
+        let journal = try Data(contentsOf: directory.appending("store/journal/data.mdb"))
+        #expect(!journal.isEmpty)
+        #expect(journal.range(of: Data("Renamed locally".utf8)) == nil)
+        #expect(try store.journal.verify().isConsistent)
+    }
+
     @Test func entryAndSyncIdsContinueAfterTheHighestSmartStoreHandedOut() async throws {
         let directory = try TemporaryDirectory("smartstore-import-ids")
         defer { directory.remove() }
