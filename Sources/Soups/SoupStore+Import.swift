@@ -29,8 +29,13 @@ extension SoupStore {
         try appendRegistration(name, indexSpecs, state: state, to: &writer)
     }
 
+    /// The most record bytes one `soup.imported` entry holds: far below
+    /// `JournalEntry.payloadSizeMaxBytes`, so a soup of large records still imports.
+    package static let importBatchBytesMax = 64 << 20
+
     /// Appends records of a registered soup, kept with their `_soupEntryId`s, as `soup.imported`
-    /// entries of at most ``importBatchRecordCountMax`` records.
+    /// entries of at most ``importBatchRecordCountMax`` records and about
+    /// ``importBatchBytesMax`` bytes (a single larger record makes an entry of its own).
     /// - Parameters:
     ///   - records: whole records, each with its `_soupEntryId` and `_soupLastModifiedDate`.
     ///   - createdDates: each record's creation date, epoch milliseconds.
@@ -40,7 +45,13 @@ extension SoupStore {
         precondition(records.count == createdDates.count, "one creation date per record")
         var start = 0
         while start < records.count {
-            let end = min(start + Self.importBatchRecordCountMax, records.count)
+            var end = start
+            var bytes = 0
+            while end < records.count, end - start < Self.importBatchRecordCountMax {
+                bytes += records[end].serialized().count
+                if end > start, bytes > Self.importBatchBytesMax { break }
+                end += 1
+            }
             let payload: JSONValue = [
                 SoupImportField.soup: .string(soup), SoupImportField.records: .array(Array(records[start..<end])),
                 SoupImportField.createdDates: .array(
