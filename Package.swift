@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Soups", targets: ["Soups"]),
         .executable(name: "salesforce-simulator", targets: ["salesforce-simulator"]),
         .library(name: "MobileSync", targets: ["MobileSync"]),
+        .library(name: "SmartStoreImport", targets: ["SmartStoreImport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -99,7 +100,7 @@ let package = Package(
             dependencies: [
                 "EventJournal", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "Determinism",
                 "LosslessJSON",
-                "ToolSupport", "JournalInspector",
+                "ToolSupport", "JournalInspector", "SmartStoreImport",
                 argumentParser, logging,
             ],
             path: "Tools/msync",
@@ -207,6 +208,20 @@ let package = Package(
             ]
         ),
 
+        // MARK: - SmartStore import
+        // Reads a Mobile SDK SmartStore database (SQLite, read-only) into a new store (decision 0204).
+        .target(
+            name: "SmartStoreImport",
+            dependencies: ["CSQLite", "EventJournal", "LosslessJSON", "Soups", "MobileSync"]
+        ),
+        .testTarget(
+            name: "SmartStoreImportTests",
+            dependencies: [
+                "SmartStoreImport", "MobileSync", "Soups", "EventJournal", "LosslessJSON", "Determinism",
+                "SalesforceAPI", "SalesforceSimulator", "SyncTesting", logging,
+            ]
+        ),
+
         // MARK: - Replays and test support
         // Recorded sessions and the seeded simulation, which journal-replay ships.
         .target(
@@ -220,7 +235,8 @@ let package = Package(
         .target(
             name: "SyncTesting",
             dependencies: [
-                "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups",
+                // CSQLite: SmartStoreFixture writes SmartStore database files for the import tests.
+                "CSQLite", "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups",
                 "Determinism", "LosslessJSON",
                 logging,
             ]

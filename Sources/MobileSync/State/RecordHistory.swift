@@ -84,7 +84,7 @@ private struct Aliases {
 
     mutating func learn(from entry: JournalEntry) throws {
         switch entry.kind.rawValue {
-        case SoupEntryKind.saved.rawValue:
+        case SoupEntryKind.saved.rawValue, JournalEntry.Kind.soupImported.rawValue:
             for record in try entry.jsonPayload()["records"]?.array ?? [] {
                 guard let entryId = record["_soupEntryId"]?.number?.int64Value, let serverId = record["Id"]?.string
                 else { continue }
@@ -137,9 +137,10 @@ private struct Fold {
 
     mutating func fold(_ entry: JournalEntry) throws {
         switch entry.kind.rawValue {
-        case SoupEntryKind.saved.rawValue:
+        case SoupEntryKind.saved.rawValue, JournalEntry.Kind.soupImported.rawValue:
             for record in try entry.jsonPayload()["records"]?.array ?? [] where matches(record, idField: "Id") {
-                note(entry, action: savedAction(record), record: record)
+                let imported = entry.kind == .soupImported
+                note(entry, action: imported ? "imported from SmartStore" : savedAction(record), record: record)
                 follow(record, idField: "Id")
                 isDirtyNow = LocalFlags.isDirty(record)
                 version = record["_soupLastModifiedDate"]

@@ -38,8 +38,8 @@ package struct SyncStateProjection: Projection {
     /// Creates the projection.
     package init() {}
 
-    /// Folds `sync.created`, `sync.state.changed`, `sync.down.page`, `sync.deleted` and
-    /// `sync.ghosts.cleaned`; ignores other kinds.
+    /// Folds `sync.created`, `sync.state.changed`, `sync.down.page`, `sync.deleted`,
+    /// `sync.ghosts.cleaned` and `smartstore.imported`'s `nextSyncId`; ignores other kinds.
     package func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
         let databases = SyncStateDatabases(context.transaction, context.database)
         switch entry.kind {
@@ -70,6 +70,8 @@ package struct SyncStateProjection: Projection {
         case .syncGhostsCleaned:
             let id = try EntryHeader(entry).integer(SyncHeader.syncId)
             try databases.putGhostCleaning(id: id, summary: GhostCleaning.summary(of: entry))
+        case .smartStoreImported:
+            try applyImport(entry, databases)  // SyncStateProjection+Import.swift
         default:
             return
         }

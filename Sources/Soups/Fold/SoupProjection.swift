@@ -48,6 +48,7 @@ public struct SoupProjection: Projection {
     public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
         if try applyServerEntry(entry, in: context) { return }  // sync-down pages: SoupProjection+ServerPages.swift
         if try applyUploadEntry(entry, in: context) { return }  // sync up: SoupProjection+Uploads.swift
+        if try applyImportEntry(entry, in: context) { return }  // SmartStore imports: SoupProjection+Import.swift
         guard let kind = SoupEntryKind(entry.kind) else { return }
         let state = SoupState(
             transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
