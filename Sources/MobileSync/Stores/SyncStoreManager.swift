@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// Files live under the root: a user's stores in `users/<org>/<user>/<community or
 /// internal>/<name>`, global ones in `global/<name>`. A store's encryption keys are wrapped in
-/// its own files, so removing the files removes them; the app's own key (``JournalOptions/encryption``)
+/// its own files, so removing the files removes them; the app's own key (`JournalOptions.encryption`)
 /// is the app's to delete from its keychain.
 public final class SyncStoreManager: Sendable {
     /// The name of a store when none is given: Mobile SDK's default store name.
