@@ -67,7 +67,8 @@ import Testing
         }
         await held.started.wait()
         let logout = Task { try await stores.removeAllStores(for: Self.alice) }
-        while !syncs.isStopping { await Task.yield() }
+        // Sleeping, not yielding: a spin would hold one of the few cooperative threads.
+        while !syncs.isStopping { try await Task.sleep(for: .milliseconds(5)) }
         #expect(FileManager.default.fileExists(atPath: aliceFolder.path), "files stay until the sync has stopped")
         await held.proceed.open()
         let final = try await run.value
