@@ -49,9 +49,11 @@ public final class SmartStoreFixture {
         let status = sqlite3_open_v2(url.path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
         handle = opened
         guard status == SQLITE_OK else { throw SmartStoreFixtureError(message: "cannot open \(url.path)") }
-        // A fixture is rewritten by every run: syncing each of thousands of inserts to disk
-        // would only make tests slow.
+        // A fixture is rewritten by every run: syncing each of thousands of inserts to disk, or
+        // creating and deleting a rollback journal file for each, would only make tests slow
+        // (and hold a thread of the tests' shared pool while they wait on the file system).
         try execute("PRAGMA synchronous = OFF")
+        try execute("PRAGMA journal_mode = MEMORY")
     }
 
     deinit {

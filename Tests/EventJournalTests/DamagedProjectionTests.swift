@@ -144,7 +144,7 @@ import Testing
     /// meets it while writing (here a child appending without the tools' exit plan) ends, by
     /// LMDB's abort or an error, after leaving a note, and the next open rebuilds from the
     /// journal without mapping the damaged file.
-    @Test func aChildThatMeetsAZeroedPageEndsAndTheNextOpenRebuilds() throws {
+    @Test func aChildThatMeetsAZeroedPageEndsAndTheNextOpenRebuilds() async throws {
         let fixture = try JournalFixture("damaged-page-child")
         defer { fixture.directory.remove() }
         _ = try Self.makeStore(fixture, encrypted: false, checkpointEvery: 50_000)
@@ -160,7 +160,7 @@ import Testing
             var bytes = try Data(contentsOf: Self.projectionsFile(fixture))
             bytes.replaceSubrange(page * 4_096..<(page + 1) * 4_096, with: Data(count: 4_096))
             try bytes.write(to: Self.projectionsFile(fixture))
-            let child = try writer.run([store.path, String(page)], timeLimit: .milliseconds(1_500))
+            let child = try await writer.run([store.path, String(page)], timeLimit: .milliseconds(1_500))
             let projections = Self.projectionsFile(fixture).deletingLastPathComponent()
             // Only a child that met the page, or repaired it itself, makes opening here safe:
             // an unmet zeroed page could abort this test process as it aborts an app.

@@ -74,7 +74,7 @@ import Testing
         defer { directory.remove() }
         let store = try Self.store(directory)
         let (final, reports) = try await Self.syncDown(store)
-        #expect(final.status == .done)
+        #expect(final.status == .done, "\(final.error)")
         #expect(reports.last == "DONE(100,6)", "progress counts the records fetched, as Mobile SDK's does")
         let records = try store.soups.query(QuerySpec.all(Self.soup, orderPath: "Id", pageSize: 100))
         #expect(records.compactMap { $0["Id"]?.string } == ["C000", "C002", "C003", "C004", "C005"])
@@ -151,7 +151,7 @@ extension CustomTargetHookTests {
         let final = try await manager.syncUp(
             target: SyncUpTargetDescriptor(.custom(registryKey: "choosing")), options: SyncOptions(),
             soupName: Self.soup)
-        #expect(final.status == .done)
+        #expect(final.status == .done, "\(final.error)")
         #expect(sent.all == ["Acme", "Apex"])
         let dirty = try store.soups.dirtyRecords(Self.soup)
         #expect(dirty.compactMap { $0["Name"]?.string } == ["Blue"], "a record left out stays dirty for a later run")

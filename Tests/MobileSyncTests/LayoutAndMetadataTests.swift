@@ -40,7 +40,7 @@ import Testing
                 .layout(
                     sobjectType: "Account", formFactor: "Medium", layoutType: "Compact", mode: nil, recordTypeId: nil))
             let final = try await harness.manager.syncDown(target: target, soupName: "layouts")
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let layout = try #require(try harness.records("layouts").first)
             #expect(layout["Id"] == "Account-Medium-Compact-null-null")
             #expect(layout["layoutType"] == "Compact")

@@ -33,9 +33,10 @@ import Testing
 
     @Test func soupsIndexSpecsRecordsEntryIdsAndDatesEqualTheFile() throws {
         try Self.withImport { _, database, store in
-            #expect(try store.soups.soupNames() == ["accounts", "contacts"])
+            #expect(try store.soups.soupNames() == ["accounts", "contacts", "notes"])
             #expect(try store.soups.indexSpecs(of: "accounts") == SmartStoreSample.accountSpecs)
             #expect(try store.soups.indexSpecs(of: "contacts") == SmartStoreSample.contactSpecs)
+            #expect(try store.soups.indexSpecs(of: "notes") == SmartStoreSample.noteSpecs)
             for soup in database.soups {
                 let stored = try store.soups.query(.all(soup.name, orderPath: "_soupEntryId", pageSize: 1_000))
                 #expect(stored == soup.records.map(\.json))
@@ -121,11 +122,14 @@ import Testing
 
         let states = try store.syncStates()
         #expect(states == database.syncs)
-        #expect(states.map(\.id) == Array(1...11))
+        #expect(states.map(\.id) == Array(1...14))
         #expect(
             states.map(\.status.rawValue) == [
-                "STOPPED", "DONE", "NEW", "FAILED", "STOPPED", "DONE", "DONE", "STOPPED", "FAILED", "NEW", "STOPPED",
+                "STOPPED", "DONE", "NEW", "FAILED", "STOPPED", "DONE", "DONE", "STOPPED", "DONE", "STOPPED", "NEW",
+                "FAILED", "NEW", "STOPPED",
             ])
+        #expect(states[8].syncDownTarget?.json["type"] == "parent_children")
+        #expect(states[9].syncDownTarget?.json["type"] == "briefcase")
         for (state, json) in zip(states.dropFirst(2), SmartStoreSample.otherSyncs) {
             var members = json.object ?? [:]
             members["_soupEntryId"] = .number(JSONNumber(state.id))
@@ -134,7 +138,7 @@ import Testing
             #expect(state == expected)
         }
         #expect(states[3].error == "the server said no")
-        #expect(database.nextSyncId == 12)
+        #expect(database.nextSyncId == 15)
     }
 
     @Test func anEncryptedStoreTakesTheImportAndHoldsNoRecordInTheClear() throws {
@@ -183,14 +187,14 @@ import Testing
         let sample = try SmartStoreSample(url: directory.appending("smartstore.db"), extraAccounts: 10_000)
         let reports = ProgressLog()
         let database = try SmartStoreDatabase(contentsOf: sample.url) { reports.append($0) }
-        #expect(database.recordCount == 10_005)
+        #expect(database.recordCount == 10_007)
         let reading = reports.all.filter { $0.phase == .reading }
         #expect(reading.count >= 10)
         #expect(reading.last?.done == reading.last?.total)
 
         let store = try SyncStore(directory: directory.appending("store"), clock: Self.clock, logger: .discarding)
         try store.importSmartStore(database) { reports.append($0) }
-        #expect(reports.all.last == SmartStoreImportProgress(phase: .writing, done: 10_005, total: 10_005))
+        #expect(reports.all.last == SmartStoreImportProgress(phase: .writing, done: 10_007, total: 10_007))
         #expect(try store.soups.count(.all("accounts")) == 10_004)
         #expect(try store.soups.query(.exact("accounts", path: "Id", value: "Extra 9999")).count == 1)
         #expect(try store.journal.verify().isConsistent)

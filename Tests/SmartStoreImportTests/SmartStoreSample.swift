@@ -3,8 +3,9 @@ import LosslessJSON
 import Soups
 import SyncTesting
 
-/// A SmartStore database as an app leaves it: two soups with every index type, clean and dirty
-/// records, a deleted record, and `syncs_soup` holding a RUNNING SOQL sync down and a sync up.
+/// A SmartStore database as an app leaves it: three soups with every index type among them, clean
+/// and dirty records, a deleted record, and `syncs_soup` holding a RUNNING SOQL sync down and a
+/// sync up.
 struct SmartStoreSample {
     static let accountSpecs = [
         IndexSpec(path: "Id", type: .string), IndexSpec(path: "Name", type: .fullText),
@@ -13,6 +14,10 @@ struct SmartStoreSample {
         IndexSpec(path: "__sync_id__", type: .integer),
     ]
     static let contactSpecs = [IndexSpec(path: "Id", type: .string), IndexSpec(path: "__local__", type: .string)]
+    static let noteSpecs = [
+        IndexSpec(path: "Title", type: .fullText), IndexSpec(path: "Meta.Tag", type: .json1),
+        IndexSpec(path: "Pinned", type: .integer),
+    ]
     static let syncSpecs = ["type", "name", "status"].map { IndexSpec(path: $0, type: .json1) }
     static let soqlQuery = "SELECT Id, Name, LastModifiedDate FROM Account"
     static let watermark: Int64 = 1_672_531_260_000
@@ -24,7 +29,8 @@ struct SmartStoreSample {
     /// The `_soupEntryId` of the record deleted before the file was taken: the highest SmartStore handed out.
     let deletedEntryId: Int64
 
-    /// Syncs of every other target type and status, in the shapes Mobile SDK saves them.
+    /// Syncs of every other target type (parent/children and briefcase among them) and status, in
+    /// the shapes Mobile SDK saves them.
     static let otherSyncs: [JSONValue] = [
         sync(
             "syncDown", "NEW", ["type": "sosl", "query": "FIND {Acme} RETURNING Account(Id, Name, LastModifiedDate)"]),
@@ -35,6 +41,40 @@ struct SmartStoreSample {
         sync("syncDown", "DONE", ["type": "metadata", "sobjectType": "Account"]),
         sync("syncDown", "DONE", ["type": "layout", "sobjectType": "Account", "layoutType": "Compact"]),
         sync("syncDown", "RUNNING", ["type": "custom", "androidImpl": "com.acme.sync.AcmeSyncDownTarget"]),
+        sync(
+            "syncDown", "DONE",
+            [
+                "type": "parent_children",
+                "parent": ["idFieldName": "Id", "sobjectType": "Account", "soupName": "accounts"],
+                "parentFieldlist": ["Id", "Name"],
+                "children": [
+                    "parentIdFieldName": "AccountId", "sobjectType": "Contact", "sobjectTypePlural": "Contacts",
+                    "soupName": "contacts",
+                ],
+                "childrenFieldlist": ["LastName", "AccountId"], "relationshipType": "MASTER_DETAIL",
+            ]),
+        sync(
+            "syncDown", "STOPPED",
+            [
+                "type": "briefcase",
+                "infos": [
+                    ["sobjectType": "Account", "fieldlist": ["Name"], "soupName": "accounts"],
+                    ["sobjectType": "Contact", "fieldlist": ["LastName"], "soupName": "contacts"],
+                ],
+            ]),
+        sync(
+            "syncUp", "NEW",
+            [
+                "iOSImpl": "SFParentChildrenSyncUpTarget",
+                "parent": ["idFieldName": "Id", "sobjectType": "Account", "soupName": "accounts"],
+                "createFieldlist": ["Name"], "updateFieldlist": ["Name"],
+                "children": [
+                    "parentIdFieldName": "AccountId", "sobjectType": "Contact", "sobjectTypePlural": "Contacts",
+                    "soupName": "contacts",
+                ],
+                "childrenCreateFieldlist": ["LastName", "AccountId"], "childrenUpdateFieldlist": ["LastName"],
+                "relationshipType": "MASTER_DETAIL",
+            ]),
         sync("syncUp", "FAILED", ["androidImpl": "com.salesforce.androidsdk.mobilesync.target.BatchSyncUpTarget"]),
         sync("syncUp", "NEW", ["iOSImpl": "SFSyncUpTarget"]),
         sync("syncUp", "RUNNING", ["iOSImpl": "AcmeSyncUpTarget"]),
@@ -109,6 +149,13 @@ struct SmartStoreSample {
         try fixture.insert(
             "contacts", ["Id": "003000000000001AAA", "LastName": "Durand", "__local__": false], created: 9_000,
             lastModified: 9_000)
+        try fixture.registerSoup("notes", indexSpecs: Self.noteSpecs)
+        try fixture.insert(
+            "notes", ["Title": "Réunion à Lyon", "Meta": ["Tag": "travel"], "Pinned": 1], created: 9_100,
+            lastModified: 9_100)
+        try fixture.insert(
+            "notes", ["Title": "Budget review", "Meta": ["Tag": "finance"], "Pinned": 0], created: 9_200,
+            lastModified: 9_300)
         try Self.insertSyncs(fixture)
         for sync in everyTarget ? Self.otherSyncs : [] {
             try fixture.insert("syncs_soup", sync, created: 13_000, lastModified: 13_000)

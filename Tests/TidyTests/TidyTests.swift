@@ -15,7 +15,11 @@ import Testing
     static let functionLengthMax = 70
 
     static func librarySources() throws -> [(path: String, lines: [Substring])] {
-        let sources = repositoryRoot.appendingPathComponent("Sources")
+        try sources(in: "Sources")
+    }
+
+    static func sources(in folder: String) throws -> [(path: String, lines: [Substring])] {
+        let sources = repositoryRoot.appendingPathComponent(folder)
         guard let enumerator = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil) else {
             return []
         }
@@ -63,6 +67,25 @@ import Testing
             for (number, line) in lines.enumerated() {
                 let code = line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
                 #expect(!code.contains(pattern), "\(path):\(number + 1) uses \(pattern): \(instead)")
+            }
+        }
+    }
+
+    /// Swift Testing runs every test at once on a cooperative pool as wide as the machine's
+    /// cores (two in CI). A test that blocks a pool thread while a child process runs starves
+    /// the loopback servers and clocks of all the others; tests await children instead
+    /// (`BuiltProduct.run`, `Process.exited()`). Allowed: the wait inside `exited()` once the
+    /// process is gone, stops right after `terminate()`, and the browser driver's short polls.
+    @Test(arguments: ["concurrentPerform", "usleep(", "Thread.sleep", ".waitUntilExit()"])
+    func testsNeverBlockTheSharedPool(pattern: String) throws {
+        let blockingAllowed: Set<String> = [
+            "BuiltProduct.swift", "SimulatorProcess.swift", "ServedProcess.swift", "DevToolsBrowser.swift",
+            "TidyTests.swift",
+        ]
+        for (path, lines) in try Self.sources(in: "Tests") + Self.sources(in: "Sources/SyncTesting") {
+            if blockingAllowed.contains((path as NSString).lastPathComponent) { continue }
+            for (number, line) in lines.enumerated() {
+                #expect(!line.contains(pattern), "\(path):\(number + 1) blocks a thread of the tests' pool")
             }
         }
     }

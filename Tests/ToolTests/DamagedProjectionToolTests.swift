@@ -58,37 +58,38 @@ import Testing
         return copy
     }
 
-    private func query(_ store: URL, encrypted: Bool) throws -> BuiltProduct.Output {
-        try msync.run(
+    private func query(_ store: URL, encrypted: Bool) async throws -> BuiltProduct.Output {
+        try await msync.run(
             ["query", "acc", "--store", store.path], environment: environment(encrypted: encrypted),
             timeLimit: Self.timeLimit)
     }
 
     @Test(arguments: [false, true])
-    func readVerbsOnATruncatedProjectionsFileAnswerAsBeforeInsteadOfASignal(encrypted: Bool) throws {
+    func readVerbsOnATruncatedProjectionsFileAnswerAsBeforeInsteadOfASignal(encrypted: Bool) async throws {
         defer { directory.remove() }
         let pristine = try makeStore(encrypted: encrypted)
-        let expected = try query(pristine, encrypted: encrypted)
+        let expected = try await query(pristine, encrypted: encrypted)
         #expect(expected.status == 0, "\(expected.standardError)")
         let cuts: [(String, (Int) -> Int)] = [
             ("inside-meta-one", { _ in 4_096 + 100 }), ("half", { $0 / 2 }), ("last-pages", { $0 - 3 * 4_096 }),
         ]
         for (name, cut) in cuts {
             let truncate: (inout Data) -> Void = { bytes in bytes = bytes.prefix(cut(bytes.count)) }
-            let queried = try query(try damagedCopy(of: pristine, "\(name)-query", truncate), encrypted: encrypted)
+            let queried = try await query(
+                try damagedCopy(of: pristine, "\(name)-query", truncate), encrypted: encrypted)
             #expect(!queried.wasKilled, "\(name): \(queried.standardError)")
             #expect(queried.status == 0, "\(name): \(queried.standardError)")
             #expect(queried.standardOutput == expected.standardOutput, "\(name)")
             let infoStore = try damagedCopy(of: pristine, "\(name)-info", truncate)
-            let info = try replay.run(
+            let info = try await replay.run(
                 ["info", infoStore.path], environment: environment(encrypted: encrypted), timeLimit: Self.timeLimit)
             #expect(!info.wasKilled && info.status == 0, "\(name): \(info.standardError)")
             let verifyStore = try damagedCopy(of: pristine, "\(name)-verify", truncate)
-            let verified = try replay.run(
+            let verified = try await replay.run(
                 ["verify", verifyStore.path], environment: environment(encrypted: encrypted), timeLimit: Self.timeLimit)
             #expect(!verified.wasKilled && verified.status == 1, "\(name): \(verified.standardError)")
             #expect(verified.standardOutput.contains("projections damaged:"), "\(name): \(verified.standardOutput)")
-            let again = try replay.run(
+            let again = try await replay.run(
                 ["verify", verifyStore.path], environment: environment(encrypted: encrypted), timeLimit: Self.timeLimit)
             #expect(again.status == 0, "\(name): \(again.standardOutput) \(again.standardError)")
         }
@@ -98,23 +99,23 @@ import Testing
     /// it ends with one line and status 3 (or answers, when it never reads that page), and the
     /// next command answers as before.
     @Test(arguments: [false, true])
-    func aZeroedPageEndsAtMostOneCommandWithOneLineAndTheNextAnswersAsBefore(encrypted: Bool) throws {
+    func aZeroedPageEndsAtMostOneCommandWithOneLineAndTheNextAnswersAsBefore(encrypted: Bool) async throws {
         defer { directory.remove() }
         let pristine = try makeStore(encrypted: encrypted)
-        let expected = try query(pristine, encrypted: encrypted)
+        let expected = try await query(pristine, encrypted: encrypted)
         let pages = (try Data(contentsOf: pristine.appendingPathComponent("projections/data.mdb"))).count / 4_096
         let chosen = Set([2, 3, pages / 4, pages / 2, 3 * pages / 4, pages - 2, pages - 1].filter { $0 >= 2 })
         for page in chosen.sorted() {
             let store = try damagedCopy(of: pristine, "zeroed-\(page)") { bytes in
                 bytes.replaceSubrange(page * 4_096..<(page + 1) * 4_096, with: Data(count: 4_096))
             }
-            let first = try query(store, encrypted: encrypted)
+            let first = try await query(store, encrypted: encrypted)
             #expect(!first.wasKilled, "page \(page): \(first.standardError)")
             if first.status != 0 {
                 #expect(first.status == 3, "page \(page): \(first.standardError)")
                 #expect(first.standardError.split(separator: "\n").count == 1, "page \(page): \(first.standardError)")
             }
-            let second = try query(store, encrypted: encrypted)
+            let second = try await query(store, encrypted: encrypted)
             #expect(second.status == 0, "page \(page): \(second.standardError)")
             #expect(second.standardOutput == expected.standardOutput, "page \(page)")
         }

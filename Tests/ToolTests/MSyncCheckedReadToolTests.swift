@@ -6,19 +6,19 @@ import Testing
 /// `msync` on a plaintext store whose soup record was damaged on disk (decision 0012): the read
 /// fails with one line and exit status 3, and the next command finds the store healed.
 @Suite struct MSyncCheckedReadToolTests {
-    @Test func aDamagedRecordIsStatusThreeOnOneLineAndTheNextCommandReadsItHealed() throws {
+    @Test func aDamagedRecordIsStatusThreeOnOneLineAndTheNextCommandReadsItHealed() async throws {
         let msync = try BuiltProduct("msync")
         let directory = try TemporaryDirectory("msync-damaged")
         defer { directory.remove() }
         let store = directory.appending("store")
         @discardableResult
-        func run(_ arguments: [String], expecting status: Int32 = 0) throws -> BuiltProduct.Output {
-            let output = try msync.run(arguments + ["--store", store.path])
+        func run(_ arguments: [String], expecting status: Int32 = 0) async throws -> BuiltProduct.Output {
+            let output = try await msync.run(arguments + ["--store", store.path])
             #expect(output.status == status, "\(arguments): \(output.standardError)")
             return output
         }
-        try run(["register-soup", "accounts", "--index", "Name:string"])
-        try run(["create", "accounts", #"{"Name":"Acme"}"#])
+        try await run(["register-soup", "accounts", "--index", "Name:string"])
+        try await run(["create", "accounts", #"{"Name":"Acme"}"#])
         do {
             // Past the seal: the bytes as stored, so the change keeps the old checksum.
             let environment = try Environment(directory: store.appendingPathComponent("projections"))
@@ -31,11 +31,11 @@ import Testing
             }
         }
 
-        let failed = try run(["query", "accounts"], expecting: 3)
+        let failed = try await run(["query", "accounts"], expecting: 3)
         #expect(failed.standardError.split(separator: "\n").count == 1, "\(failed.standardError)")
         #expect(failed.standardError.contains("soups.records"), "\(failed.standardError)")
         #expect(!failed.standardOutput.contains("Acme"))
-        let healed = try run(["query", "accounts"])
+        let healed = try await run(["query", "accounts"])
         #expect(healed.standardOutput.contains("Acme"), "\(healed.standardOutput)")
     }
 }

@@ -36,39 +36,39 @@ import Testing
         return url.path
     }
 
-    @Test func importsASmartStoreThatTheOtherCommandsThenRead() throws {
+    @Test func importsASmartStoreThatTheOtherCommandsThenRead() async throws {
         defer { directory.remove() }
         let store = directory.appending("store").path
-        let imported = try msync.run(["import-smartstore", try writeSmartStore(), "--store", store, "--json"])
+        let imported = try await msync.run(["import-smartstore", try writeSmartStore(), "--store", store, "--json"])
         #expect(imported.status == 0, "\(imported.standardError)")
         let summary = try JSONValue(parsing: imported.standardOutput)
         #expect(summary["records"] == 2)
         #expect(summary["dirty"] == 1)
         #expect(summary["nextEntryId"] == 3)
 
-        let dirty = try msync.run(["dirty", "accounts", "--store", store, "--json"])
+        let dirty = try await msync.run(["dirty", "accounts", "--store", store, "--json"])
         #expect(dirty.status == 0, "\(dirty.standardError)")
         let records = try JSONValue(parsing: dirty.standardOutput).array ?? []
         #expect(records.map { $0["_soupEntryId"] } == [2])
-        let status = try msync.run(["status", "accounts", "--store", store, "--json"])
+        let status = try await msync.run(["status", "accounts", "--store", store, "--json"])
         #expect(status.status == 0, "\(status.standardError)")
         let state = try JSONValue(parsing: status.standardOutput)
         #expect(state["status"] == "STOPPED")
         #expect(state["maxTimeStamp"] == 1_672_531_260_000)
-        let verify = try replay.run(["verify", store])
+        let verify = try await replay.run(["verify", store])
         #expect(verify.status == 0, "\(verify.standardOutput) \(verify.standardError)")
 
-        let again = try msync.run(["import-smartstore", try writeSmartStore(), "--store", store])
+        let again = try await msync.run(["import-smartstore", try writeSmartStore(), "--store", store])
         #expect(again.status == 2)
         #expect(again.standardError.contains("has entries already"), "\(again.standardError)")
     }
 
-    @Test func aFileThatIsNotASmartStoreExitsTwoAndLeavesNoStore() throws {
+    @Test func aFileThatIsNotASmartStoreExitsTwoAndLeavesNoStore() async throws {
         defer { directory.remove() }
         let noise = directory.appending("noise.db")
         try Data(String(repeating: "noise ", count: 1_000).utf8).write(to: noise)
         let store = directory.appending("store")
-        let output = try msync.run(["import-smartstore", noise.path, "--store", store.path])
+        let output = try await msync.run(["import-smartstore", noise.path, "--store", store.path])
         #expect(output.status == 2)
         #expect(output.standardError.hasPrefix("msync: noise.db is not an SQLite database"), "\(output.standardError)")
         #expect(!FileManager.default.fileExists(atPath: store.path))
@@ -79,7 +79,7 @@ import Testing
         let id = try fixture.insert("accounts", ["Id": "001"], created: 1, lastModified: 1)
         try fixture.setRawSoupColumn(table: "TABLE_1", entryId: id, to: "not json")
         fixture.close()
-        let broken = try msync.run(["import-smartstore", url.path, "--store", store.path])
+        let broken = try await msync.run(["import-smartstore", url.path, "--store", store.path])
         #expect(broken.status == 2)
         #expect(broken.standardError.contains("record 1 of TABLE_1"), "\(broken.standardError)")
         #expect(!FileManager.default.fileExists(atPath: store.path))
