@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Soups", targets: ["Soups"]),
         .executable(name: "salesforce-simulator", targets: ["salesforce-simulator"]),
         .library(name: "MobileSync", targets: ["MobileSync"]),
+        .library(name: "SmartStoreImport", targets: ["SmartStoreImport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,7 +50,13 @@ let package = Package(
         // MARK: - Storage: LMDB and the event journal
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
         .target(name: "LMDBStore", dependencies: ["CLMDB"]),
-        .target(name: "EventJournal", dependencies: ["LMDBStore", "Determinism", "LosslessJSON", crypto, logging]),
+        // Hardware CRC-32C (SSE 4.2, ARMv8 CRC) behind a runtime check; C because Swift cannot
+        // build one function for an instruction set the rest of the binary does not assume.
+        .target(name: "CCRC32C"),
+        .target(
+            name: "EventJournal",
+            dependencies: ["CCRC32C", "LMDBStore", "Determinism", "LosslessJSON", crypto, logging]
+        ),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "Determinism", "LosslessJSON", "SyncTesting"]),
         .testTarget(
             name: "EventJournalTests",
@@ -93,7 +100,7 @@ let package = Package(
             dependencies: [
                 "EventJournal", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "Determinism",
                 "LosslessJSON",
-                "ToolSupport", "JournalInspector",
+                "ToolSupport", "JournalInspector", "SmartStoreImport",
                 argumentParser, logging,
             ],
             path: "Tools/msync",
@@ -201,6 +208,20 @@ let package = Package(
             ]
         ),
 
+        // MARK: - SmartStore import
+        // Reads a Mobile SDK SmartStore database (SQLite, read-only) into a new store (decision 0204).
+        .target(
+            name: "SmartStoreImport",
+            dependencies: ["CSQLite", "EventJournal", "LosslessJSON", "Soups", "MobileSync"]
+        ),
+        .testTarget(
+            name: "SmartStoreImportTests",
+            dependencies: [
+                "SmartStoreImport", "MobileSync", "Soups", "EventJournal", "LosslessJSON", "Determinism",
+                "SalesforceAPI", "SalesforceSimulator", "SyncTesting", logging,
+            ]
+        ),
+
         // MARK: - Replays and test support
         // Recorded sessions and the seeded simulation, which journal-replay ships.
         .target(
@@ -214,7 +235,8 @@ let package = Package(
         .target(
             name: "SyncTesting",
             dependencies: [
-                "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups",
+                // CSQLite: SmartStoreFixture writes SmartStore database files for the import tests.
+                "CSQLite", "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups",
                 "Determinism", "LosslessJSON",
                 logging,
             ]
@@ -223,8 +245,10 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Strict settings for every target of ours, applied in one place so no target is forgotten.
-for target in package.targets where target.type != .system {
+// Strict settings for every Swift target of ours, applied in one place so no target is forgotten.
+// The C targets take none: these are Swift compiler settings.
+let cTargetNames: Set = ["CCRC32C"]
+for target in package.targets where target.type != .system && !cTargetNames.contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(contentsOf: [
         .treatAllWarnings(as: .error),

@@ -42,7 +42,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case corruptEntry, gap, newerFormat, needsMigration, invalidEntry, storageFull, storage,
                 malformedExport, notEmpty, missingStore, closed, belowHorizon, invalidKey, keyRequired, wrongKey,
-                notEncrypted, tampered, storeInUse, unsupported, journalBehind, notAStore
+                notEncrypted, tampered, storeInUse, unsupported, journalBehind, notAStore, damaged
         }
 
         private let value: Value
@@ -83,6 +83,11 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         /// A sealed value failed authentication: the file was changed without the key, or is
         /// damaged. ``JournalError/sequence`` names the entry when the value is one.
         public static let tampered = Code(value: .tampered)
+        /// A projection value of a plaintext store failed its checksum on read (decision 0012):
+        /// it is not read, and the next open rebuilds the projections from the journal (or
+        /// restores them from a checkpoint and folds the rest). Encrypted stores say
+        /// ``tampered`` instead.
+        public static let damaged = Code(value: .damaged)
         /// The store is open in another process, and the operation needs it alone (re-keying).
         public static let storeInUse = Code(value: .storeInUse)
         /// The store cannot do what was asked in its configuration (a plaintext compaction

@@ -142,7 +142,7 @@ struct TimelineGroup: Sendable {
             return
                 "\(header[SyncHeader.syncName]?.description ?? "sync \(header[SyncHeader.syncId]?.description ?? "?")") "
                 + "\(header[SyncHeader.status]?.description ?? "")"
-        case "soup.saved":
+        case SoupEntryKind.saved.kind:
             let count = (try? entry.jsonPayload())?["records"]?.array?.count ?? 0
             return "\(count) record\(count == 1 ? "" : "s") saved in \(header["soup"]?.description ?? "?")"
         default:

@@ -137,7 +137,9 @@ public struct Cursor {
     private func opened(_ entry: (key: [UInt8], value: [UInt8])?) throws -> (key: [UInt8], value: [UInt8])? {
         guard let sealer, let entry else { return entry }
         let value = try entry.key.withUnsafeBytes { key in
-            try entry.value.withUnsafeBytes { try sealer.open($0, key: key, database: databaseName) }
+            try entry.value.withUnsafeBytes { sealed in
+                try sealer.withOpened(sealed, key: key, database: databaseName) { Array($0) }
+            }
         }
         return (entry.key, value)
     }
@@ -148,6 +150,6 @@ public struct Cursor {
         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
     ) throws -> Bool {
         guard let sealer else { return try body(key, value) }
-        return try sealer.open(value, key: key, database: databaseName).withUnsafeBytes { try body(key, $0) }
+        return try sealer.withOpened(value, key: key, database: databaseName) { try body(key, $0) }
     }
 }

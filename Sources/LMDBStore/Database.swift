@@ -9,4 +9,11 @@ public struct Database: Hashable, Sendable {
     let environmentIdentifier: ObjectIdentifier
     /// Whether the environment's ``ValueSealer`` seals this database's values.
     public let isSealed: Bool
+
+    /// The same database with its values read and written as stored, past the environment's
+    /// ``ValueSealer``: how a store converts values sealed one way (or not at all) into another.
+    /// Reserved for EventJournal's migrations: do not use.
+    package var unsealed: Database {
+        Database(name: name, handle: handle, environmentIdentifier: environmentIdentifier, isSealed: false)
+    }
 }

@@ -46,6 +46,9 @@ public final class Environment: Sendable {
     let mapLock = ReadWriteLock()
     private let databases = Mutex([String: Database]())
     private let currentMapSize: Mutex<Int>
+    /// Writes the damage note LMDB's callbacks ask for; kept as long as the environment, whose
+    /// user context points at it (``EnvironmentOptions/notesDamage``).
+    private let damageNoteWriter: DamageNoteWriter?
     /// Failures planted by tests. Reserved for tests: do not use.
     package let faults = LMDBFaults()
 
@@ -80,6 +83,8 @@ public final class Environment: Sendable {
             if !options.flushesOnCommit { flags |= LMDBCalls.flagNoSync }
             if options.isReadOnly { flags |= LMDBCalls.flagReadOnly }
             try LMDBCalls.environmentOpen(pointer, path: directory.path, flags: flags, mode: options.fileMode)
+            damageNoteWriter = options.notesDamage ? DamageNoteWriter(directory: directory.path) : nil
+            if let damageNoteWriter { try LMDBCalls.environmentNoteDamage(pointer, damageNoteWriter) }
             // Another process may have grown the map already; adopt the size in the file.
             let info = try LMDBCalls.environmentInfo(pointer)
             currentMapSize = Mutex(max(info.mapSize, options.mapSizeBytes))

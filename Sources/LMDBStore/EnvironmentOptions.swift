@@ -37,6 +37,13 @@ public struct EnvironmentOptions: Sendable, Hashable {
     /// Tools that only look at a store use it, so looking never changes what they look at.
     public var isReadOnly: Bool = false
 
+    /// Whether LMDB finding the data file damaged while reading it (an assertion failure, or
+    /// `MDB_CORRUPTED` / `MDB_PAGE_NOTFOUND`) leaves a ``DamageNote`` in the directory.
+    ///
+    /// For environments holding derived data that the next open can rebuild instead of reading
+    /// the damage again: a crash there would otherwise repeat at every start.
+    public var notesDamage: Bool = false
+
     /// Creates the default options.
     public init() {}
 }

@@ -20,8 +20,8 @@ public struct Transaction {
 
     /// Calls `body` with the stored bytes under `key` (or `nil`) without copying them.
     ///
-    /// The buffer points into the memory map (or, for a sealed database, at the opened copy):
-    /// it is valid only during `body`.
+    /// The buffer points into the memory map (or, for a sealed database, at the opened value,
+    /// which may be a copy): it is valid only during `body`.
     /// - Throws: the sealer's error when a sealed value fails to open.
     public func withValue<T>(_ database: Database, key: [UInt8], _ body: (UnsafeRawBufferPointer?) throws -> T)
         throws -> T
@@ -30,13 +30,13 @@ public struct Transaction {
         guard database.isSealed, let sealer = environment.sealer else {
             return try LMDBCalls.get(pointer, database.handle, key: key, body)
         }
-        let opened = try LMDBCalls.get(pointer, database.handle, key: key) { sealed in
-            try sealed.map { sealed in
-                try key.withUnsafeBytes { try sealer.open(sealed, key: $0, database: database.name) }
+        // `body` runs inside the get: a sealer that can open in place hands it the stored bytes.
+        return try LMDBCalls.get(pointer, database.handle, key: key) { sealed in
+            guard let sealed else { return try body(nil) }
+            return try key.withUnsafeBytes { key in
+                try sealer.withOpened(sealed, key: key, database: database.name) { try body($0) }
             }
         }
-        guard let opened else { return try body(nil) }
-        return try opened.withUnsafeBytes { try body($0) }
     }
 
     /// The environment's ``ValueSealer/keyedDigest(of:)`` of `bytes`, or `nil` when the

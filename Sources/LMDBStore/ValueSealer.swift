@@ -19,8 +19,30 @@ public protocol ValueSealer: Sendable {
     ///   from another key, or sealed under a key the sealer does not hold).
     func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8]
 
+    /// Calls `body` with the value sealed as `sealed` under `key` in the database named
+    /// `database`, valid only during `body`.
+    ///
+    /// The default opens a copy with ``open(_:key:database:)``. A sealer whose stored bytes
+    /// contain the value as it is (a checksum beside it) passes a slice of `sealed` instead,
+    /// so reads that need no copy still make none.
+    /// - Throws: what ``open(_:key:database:)`` throws, or what `body` throws.
+    func withOpened<T>(
+        _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
+        _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T
+
     /// A keyed digest of `bytes`, the same for the same bytes for the life of the store: what a
     /// key holds in place of a value that must not be stored in the clear (an index of a
     /// sensitive field, matched exactly).
     func keyedDigest(of bytes: [UInt8]) -> [UInt8]
+}
+
+extension ValueSealer {
+    /// Opens a copy of the value and calls `body` with it.
+    public func withOpened<T>(
+        _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
+        _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
+        try open(sealed, key: key, database: database).withUnsafeBytes { try body($0) }
+    }
 }

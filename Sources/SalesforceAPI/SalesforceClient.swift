@@ -36,6 +36,9 @@ public final class SalesforceClient: Sendable {
     struct State {
         var credentials: SalesforceCredentials
         var random: SplitMix64
+        /// The refresh in flight and the token it replaces: every request refused with that
+        /// token awaits it.
+        var refresh: (replacing: String, task: Task<Void, any Error>)?
     }
 
     /// Creates a client.
@@ -116,7 +119,7 @@ extension SalesforceClient {
             if Self.needsRefresh(response, path: request.path) {
                 guard hasRefreshed || credentials.refreshToken == nil else {
                     hasRefreshed = true
-                    try await refreshAccessToken()
+                    try await refreshOnce(replacing: credentials.accessToken)
                     continue
                 }
                 // No refresh token, or a fresh token refused too: the server will not let us
@@ -133,6 +136,28 @@ extension SalesforceClient {
             retry += 1
             try await backOff(beforeRetry: retry, after: failure)
         }
+    }
+
+    /// Refreshes the access token once for every request that `staleToken` failed: the first
+    /// caller starts the refresh, callers during it await the same one, and a caller whose token
+    /// was already replaced just sends again with the new one (as Mobile SDK shares one refresh
+    /// between concurrent requests, so a refresh-token rotation is never raced).
+    func refreshOnce(replacing staleToken: String) async throws {
+        let refresh: Task<Void, any Error>? = state.withLock { state in
+            guard state.credentials.accessToken == staleToken else { return nil }
+            if let inFlight = state.refresh, inFlight.replacing == staleToken { return inFlight.task }
+            let started = Task {
+                defer {
+                    self.state.withLock { state in
+                        if state.refresh?.replacing == staleToken { state.refresh = nil }
+                    }
+                }
+                try await self.refreshAccessToken()
+            }
+            state.refresh = (staleToken, started)
+            return started
+        }
+        try await refresh?.value
     }
 
     /// Sends a request and parses its JSON body.

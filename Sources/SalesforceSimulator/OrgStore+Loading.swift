@@ -51,6 +51,7 @@ extension OrgStore {
                 ids.compactMap { SalesforceID($0)?.rawValue }.prefix(recentItemCountMax))
         }
         store.briefcases = data.briefcases
+        store.apexRoutes = Dictionary(data.apexRoutes.map { ($0.path, $0) }) { _, last in last }
         store.primingPageSize = data.primingPageSize
         return store
     }

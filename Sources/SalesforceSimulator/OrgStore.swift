@@ -26,6 +26,8 @@ struct OrgStore: Sendable {
     var userID = ""
     /// The briefcases assigned to the user, and the page size of their priming records.
     var briefcases: [Briefcase] = []
+    /// The stand-ins for the org's Apex REST classes, by path.
+    var apexRoutes: [String: ApexRoute] = [:]
     var primingPageSize = SimulatorData.primingPageSizeDefault
 
     init(schema: OrgSchema) {

@@ -25,6 +25,8 @@ public struct SimulatorData: Sendable {
     public var briefcases: [Briefcase]
     /// The most record ids one priming-records page holds before a `relayToken` continues it.
     public var primingPageSize: Int
+    /// The stand-ins for the org's Apex REST classes (`/services/apexrest/…`).
+    public var apexRoutes: [ApexRoute]
 
     /// The default ``primingPageSize``: the largest retrieve a client makes of the ids.
     public static let primingPageSizeDefault = 2000
@@ -33,13 +35,14 @@ public struct SimulatorData: Sendable {
     public init(
         schema: OrgSchema = .standard, records: [(type: String, fields: [String: JSONValue])] = [],
         recentItems: [String: [String]] = [:], briefcases: [Briefcase] = [],
-        primingPageSize: Int = SimulatorData.primingPageSizeDefault
+        primingPageSize: Int = SimulatorData.primingPageSizeDefault, apexRoutes: [ApexRoute] = []
     ) {
         self.schema = schema
         self.records = records
         self.recentItems = recentItems
         self.briefcases = briefcases
         self.primingPageSize = primingPageSize
+        self.apexRoutes = apexRoutes
     }
 
     /// An org with the standard types and no records.
@@ -114,7 +117,8 @@ public struct SimulatorData: Sendable {
         }
         self.init(
             schema: schema, records: records, recentItems: recentItems, briefcases: briefcases,
-            primingPageSize: pageSize ?? Self.primingPageSizeDefault)
+            primingPageSize: pageSize ?? Self.primingPageSizeDefault,
+            apexRoutes: try (json["apexRoutes"]?.array ?? []).map(ApexRoute.init(json:)))
     }
 
     static func objectSchema(_ json: JSONValue) throws -> ObjectSchema {

@@ -56,7 +56,8 @@ public final class SimulatorServer: Sendable {
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()
             })
-        let task = Task {
+        // The server's tasks prefer their own executor, so a busy pool never delays an answer.
+        let task = Task(executorPreference: ServerExecutor(label: "SalesforceSimulator.server")) {
             // Finishing the stream on exit unblocks `start` when binding fails.
             defer { continuation.finish() }
             try await server.run()

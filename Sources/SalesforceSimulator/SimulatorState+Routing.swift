@@ -40,6 +40,8 @@ extension SimulatorState {
             return Self.response(.json(.array([versionEntry("v66.0")])))
         case 3... where segments[0] == "services" && segments[1] == "data":
             return Self.response(serveData(request, segments: segments))
+        case 3... where segments[0] == "services" && segments[1] == "apexrest":
+            return Self.response(serveApex(request, path: segments.dropFirst(2).joined(separator: "/")))
         default:
             return Self.response(RouteResult(APIFailure.notFound()))
         }

@@ -60,7 +60,9 @@ public struct BuiltProduct: Sendable {
     /// Runs the executable to completion and collects its output.
     ///
     /// Output goes through files rather than pipes, so a chatty process can never block on a
-    /// full pipe while we wait for it.
+    /// full pipe while we wait for it. The wait suspends instead of blocking: tests run in
+    /// parallel on a cooperative pool as wide as the machine's cores, and a test that held a
+    /// thread through hundreds of child processes starved every other test of that pool.
     /// - Parameters:
     ///   - arguments: the command-line arguments, without the executable's name.
     ///   - environment: the environment, or `nil` for the test's own.
@@ -68,7 +70,7 @@ public struct BuiltProduct: Sendable {
     ///     and the output says ``Output/timedOut``. `nil` waits for ever.
     public func run(
         _ arguments: [String], environment: [String: String]? = nil, timeLimit: Duration? = nil
-    ) throws -> Output {
+    ) async throws -> Output {
         let scratch = try TemporaryDirectory("run")
         defer { scratch.remove() }
         let outputURL = scratch.appending("stdout")
@@ -83,7 +85,7 @@ public struct BuiltProduct: Sendable {
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()
         let watchdog = timeLimit.map { Watchdog(pid: process.processIdentifier, timeLimit: $0) }
-        process.waitUntilExit()
+        await process.exited()
         let timedOut = watchdog?.finish() ?? false
         return Output(
             status: process.terminationStatus, wasKilled: process.terminationReason == .uncaughtSignal,

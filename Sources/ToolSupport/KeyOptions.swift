@@ -19,7 +19,7 @@ public struct KeyOptions: ParsableArguments, Sendable {
     public init() {}
 
     /// The key these options and the environment give, or `nil` for none.
-    /// - Throws: ``EventJournal/JournalError/Code/invalidKey`` for a file or variable that
+    /// - Throws: `JournalError.Code.invalidKey` for a file or variable that
     ///   holds no key.
     public func key() throws -> StoreKey? {
         try Self.key(file: keyFile, environment: ProcessInfo.processInfo.environment)

@@ -1,11 +1,11 @@
 public import ArgumentParser
 public import EventJournal
 
-/// The command-line options that set a store's ``EventJournal/RetentionPolicy``, shared by
+/// The command-line options that set a store's `RetentionPolicy`, shared by
 /// `msync` and `journal-replay compact`.
 ///
 /// Without any of them the library's default for apps applies
-/// (``EventJournal/RetentionPolicy/appDefault``); any limit given replaces the default's limits.
+/// (`RetentionPolicy.appDefault`); any limit given replaces the default's limits.
 public struct RetentionOptions: ParsableArguments, Sendable {
     @Option(help: "Keep at most this many days of history (fractions allowed).")
     public var retainDays: Double?

@@ -258,7 +258,7 @@ import Testing
     /// moments; after every kill the store opens, verifies from its horizon, its kind counts
     /// are those of every entry ever appended, and the archive continues without a gap or a
     /// repeat up to the horizon.
-    @Test func compactionInterruptedBySIGKILLAtSeededMomentsLeavesAValidStore() throws {
+    @Test func compactionInterruptedBySIGKILLAtSeededMomentsLeavesAValidStore() async throws {
         let fixture = try JournalFixture("compact-crash")
         defer { fixture.directory.remove() }
         let store = fixture.directory.appending("store")
@@ -272,9 +272,21 @@ import Testing
         options.compactionArchive = archive
         for round in 0..<killCount {
             let child = try writer.start([store.path, String(round), archive.path])
-            usleep(UInt32.random(in: 5_000...150_000, using: &generator))
+            if round >= killCount / 2 {
+                // On a loaded machine a child can need longer than the longest delay to reach
+                // its first compaction; the second half of the kills waits until the store has
+                // compacted once, so they land while a compacted store is appended to and
+                // compacted again.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while !FileManager.default.fileExists(atPath: archive.path), child.isRunning,
+                    ContinuousClock.now < deadline
+                {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+            try await Task.sleep(for: .microseconds(UInt32.random(in: 5_000...150_000, using: &generator)))
             kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            await child.exited()
             #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
 
             let journal = try fixture.open(options: options)

@@ -14,7 +14,7 @@ import Testing
 /// checks after every kill that the journal is a checksummed, gap-free prefix of what was
 /// appended and that the projections equal a rebuild.
 @Suite struct JournalCrashTests {
-    @Test func journalSurvivesSIGKILLAtSeededRandomMoments() throws {
+    @Test func journalSurvivesSIGKILLAtSeededRandomMoments() async throws {
         let fixture = try JournalFixture("crash")
         defer { fixture.directory.remove() }
         let store = fixture.directory.appending("store")
@@ -28,9 +28,9 @@ import Testing
             // The child needs a few milliseconds to start; spread the kills from before its
             // first append to deep inside its loop.
             let delayMicroseconds = UInt32.random(in: 2_000...120_000, using: &generator)
-            usleep(delayMicroseconds)
+            try await Task.sleep(for: .microseconds(delayMicroseconds))
             kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            await child.exited()
             #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
 
             let journal = try fixture.open()

@@ -105,7 +105,7 @@ import Testing
 
     /// A child rotates the store between two keys in a loop and is killed at seeded moments;
     /// after every kill exactly one of the keys opens the store, which holds every entry.
-    @Test func aKillAtAnyMomentOfARotationLeavesAStoreExactlyOneKeyOpensWithNothingLost() throws {
+    @Test func aKillAtAnyMomentOfARotationLeavesAStoreExactlyOneKeyOpensWithNothingLost() async throws {
         let fixture = try JournalFixture("rotate-crash")
         defer { fixture.directory.remove() }
         let entryCount = 1_500
@@ -125,9 +125,9 @@ import Testing
         var killsMidRotation = 0
         for round in 0..<16 {
             let child = try writer.start(["rotate", store.path, hexA, hexB])
-            usleep(UInt32.random(in: 5_000...400_000, using: &generator))
+            try await Task.sleep(for: .microseconds(UInt32.random(in: 5_000...400_000, using: &generator)))
             kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
+            await child.exited()
             #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
             let mixed = try Self.generations(in: store.appendingPathComponent("journal")).count > 1
             if mixed { killsMidRotation += 1 }

@@ -37,10 +37,10 @@ struct InspectedSession {
         let storeURL = directory.appending("store")
         let replay = try BuiltProduct("journal-replay")
         let file = journals.appendingPathComponent(session).appendingPathComponent("session.jsonl")
-        let imported = try replay.run(["import", file.path, storeURL.path])
+        let imported = try await replay.run(["import", file.path, storeURL.path])
         guard imported.status == 0 else { throw LoopbackHTTP.Failure(description: imported.standardError) }
         for command in before {
-            let output = try replay.run([command[0], storeURL.path] + command.dropFirst())
+            let output = try await replay.run([command[0], storeURL.path] + command.dropFirst())
             guard output.status == 0 else { throw LoopbackHTTP.Failure(description: output.standardError) }
         }
         let store = try SyncStore.openExisting(directory: storeURL, clock: SystemWallClock(), logger: .discarding)
@@ -75,8 +75,8 @@ struct InspectedSession {
     }
 
     /// What `journal-replay ARGUMENTS STORE …` prints, parsed as JSON.
-    func replayJSON(_ verb: String, _ arguments: [String] = []) throws -> JSONValue {
-        let output = try replay.run([verb, storeURL.path] + arguments + ["--json"])
+    func replayJSON(_ verb: String, _ arguments: [String] = []) async throws -> JSONValue {
+        let output = try await replay.run([verb, storeURL.path] + arguments + ["--json"])
         guard output.status == 0 else { throw LoopbackHTTP.Failure(description: output.standardError) }
         return try JSONValue(parsing: Array(output.standardOutput.utf8))
     }

@@ -14,7 +14,7 @@ import Testing
         let session = try await InspectedSession.start()
         let answer = try await session.get("/api/log", filters)
         let arguments = filters.sorted { $0.key < $1.key }.flatMap { ["--\($0.key)", $0.value] }
-        let printed = try session.replay.run(["log", session.storeURL.path] + arguments + ["--json"])
+        let printed = try await session.replay.run(["log", session.storeURL.path] + arguments + ["--json"])
         await session.stop()
         #expect(answer.status == 200)
         #expect(printed.status == 0)
@@ -25,9 +25,9 @@ import Testing
     func stateAnswersWhatStateAsOfPrints(asOf: String?) async throws {
         let session = try await InspectedSession.start()
         let served = try await session.json("/api/state", asOf.map { ["asOf": $0] } ?? [:])
-        let printed = try session.replayJSON("state", asOf.map { ["--as-of", $0] } ?? [])
+        let printed = try await session.replayJSON("state", asOf.map { ["--as-of", $0] } ?? [])
         let soupOnly = try await session.json("/api/state", ["soup": "accounts"])
-        let printedSoupOnly = try session.replayJSON("state", ["--soup", "accounts"])
+        let printedSoupOnly = try await session.replayJSON("state", ["--soup", "accounts"])
         await session.stop()
         #expect(served == printed)
         #expect(soupOnly == printedSoupOnly)
@@ -37,7 +37,7 @@ import Testing
     func blameAnswersWhatBlamePrints(id: String) async throws {
         let session = try await InspectedSession.start()
         let served = try await session.json("/api/blame", ["soup": "accounts", "id": id])
-        let printed = try session.replay.run(["blame", session.storeURL.path, "accounts", id, "--json"])
+        let printed = try await session.replay.run(["blame", session.storeURL.path, "accounts", id, "--json"])
         let record = try await session.json("/api/record", ["soup": "accounts", "id": id])
         await session.stop()
         #expect(served == (try JSONValue(parsing: Array(printed.standardOutput.utf8))))
@@ -50,7 +50,7 @@ import Testing
         let session = try await InspectedSession.start()
         let served = try await session.json("/api/info")
         let store = try await session.json("/api/store")
-        let printed = try session.replayJSON("info")
+        let printed = try await session.replayJSON("info")
         await session.stop()
         // How the projections were found on open differs between two openings of one store.
         let opening: Set<String> = ["projectionsOnOpen", "foldedOnOpen", "projectionsUnsynced"]
@@ -64,7 +64,7 @@ import Testing
         let session = try await InspectedSession.start()
         let all = try await session.json("/api/timeline")
         let upOnly = try await session.json("/api/timeline", ["sync": "up"])
-        let logged = try session.replayJSON("log", ["--sync", "up"])
+        let logged = try await session.replayJSON("log", ["--sync", "up"])
         let asOf = try await session.json("/api/timeline", ["asOf": "10"])
         let record = try await session.json("/api/timeline", ["soup": "accounts", "record": "local_1"])
         await session.stop()
@@ -103,7 +103,7 @@ import Testing
     @Test func soupsAndQueriesAnswerWhatTheStoreHolds() async throws {
         let session = try await InspectedSession.start()
         let soups = try await session.json("/api/soups")
-        let printed = try session.replayJSON("state")
+        let printed = try await session.replayJSON("state")
         let exact = try await session.json("/api/query", ["soup": "accounts", "exact": "Name=Created offline"])
         let like = try await session.json("/api/query", ["soup": "accounts", "like": "Name=Acc%"])
         let range = try await session.json("/api/query", ["soup": "accounts", "range": "Id=001000000000002AAA.."])

@@ -10,10 +10,10 @@ import Testing
         let session = try await InspectedSession.start(before: [["compact", "--retain-entries", "5"]])
         let timeline = try await session.json("/api/timeline")
         let log = try await session.get("/api/log")
-        let printed = try session.replay.run(["log", session.storeURL.path, "--json"])
+        let printed = try await session.replay.run(["log", session.storeURL.path, "--json"])
         let belowHorizon = try await session.get("/api/log", ["from": "1"])
         let state = try await session.json("/api/state", ["asOf": "15"])
-        let printedState = try session.replayJSON("state", ["--as-of", "15"])
+        let printedState = try await session.replayJSON("state", ["--as-of", "15"])
         await session.stop()
         let horizon = timeline["horizon"]?.number?.int64Value ?? 0
         #expect(timeline["compacted"] == .bool(true))

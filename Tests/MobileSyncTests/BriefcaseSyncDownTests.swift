@@ -54,7 +54,7 @@ import Testing
             let final = try await harness.manager.syncDown(
                 target: try Self.target(), soupName: "does-not-matter", name: "briefcase",
                 onUpdate: { reports.append($0) })
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             // Three Accounts, four Contacts and the user are primed; the user has no info.
             #expect(reports.all.first { $0.totalSize > 0 }?.totalSize == 8)
             #expect(Set(try harness.byId(Harness.accounts).keys) == Set((0..<3).map(Harness.accountId)))
@@ -161,7 +161,7 @@ import Testing
         try await Harness.with(accounts: 2, contactsPerAccount: 1, extraData: broken) { harness in
             let final = try await harness.manager.syncDown(
                 target: try Self.target(), soupName: Harness.accounts, name: "briefcase")
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             #expect(try harness.records(Harness.accounts).count == 2)
             await #expect {
                 try await harness.manager.cleanResyncGhosts(name: "briefcase")

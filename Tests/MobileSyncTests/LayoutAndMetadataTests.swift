@@ -40,7 +40,7 @@ import Testing
                 .layout(
                     sobjectType: "Account", formFactor: "Medium", layoutType: "Compact", mode: nil, recordTypeId: nil))
             let final = try await harness.manager.syncDown(target: target, soupName: "layouts")
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let layout = try #require(try harness.records("layouts").first)
             #expect(layout["Id"] == "Account-Medium-Compact-null-null")
             #expect(layout["layoutType"] == "Compact")
@@ -78,6 +78,40 @@ import Testing
             await #expect {
                 try await metadata.fetchMetadata(objectType: "Nothing", fetchMode: .cacheFirst)
             } throws: { ($0 as? SyncError)?.code == .fetchFailed }
+        }
+    }
+
+    /// Mobile SDK's callbacks hand back `Layout` and `Metadata` models, not raw JSON.
+    @Test func theManagersReadLayoutsAndDescribesIntoModels() async throws {
+        try await Harness.with(accounts: 0) { harness in
+            let layout = try #require(
+                try await LayoutSyncManager(manager: harness.manager).layout(
+                    objectType: "Contact", layoutType: "Full", mode: "Edit", fetchMode: .serverFirst))
+            #expect(layout.objectApiName == "Contact")
+            #expect(layout.layoutType == "Full")
+            #expect(layout.mode == "Edit")
+            let section = try #require(layout.sections.first)
+            #expect(section.heading == "Information")
+            #expect(section.columns == 2)
+            let items = section.rows.flatMap(\.items)
+            #expect(items.allSatisfy { $0.isEditableForNew && $0.isEditableForUpdate })
+            let accountItem = try #require(items.first { $0.fieldNames == ["AccountId"] })
+            #expect(accountItem.lookupIdApiName == "AccountId")
+            #expect(items.contains { $0.fieldNames == ["LastName"] && $0.isRequired })
+            #expect(layout.rawData["Id"] == "Contact-null-Full-Edit-null")
+
+            let metadataManager = MetadataSyncManager(manager: harness.manager)
+            let contact = try #require(
+                try await metadataManager.metadata(objectType: "Contact", fetchMode: .serverFirst))
+            #expect(contact.name == "Contact")
+            #expect(contact.keyPrefix == "003")
+            #expect(contact.isQueryable && !contact.isCustom)
+            let lookup = try #require(contact.field(named: "AccountId"))
+            #expect(lookup.type == "reference")
+            #expect(lookup.referenceTo == ["Account"])
+            let account = try #require(
+                try await metadataManager.metadata(objectType: "Account", fetchMode: .serverFirst))
+            #expect(account.childRelationships.contains { $0.childObject == "Contact" && $0.field == "AccountId" })
         }
     }
 }

@@ -49,7 +49,7 @@ import Testing
                 type: "Contact", fields: ["LastName": "Only child", "AccountId": .string(Harness.accountId(1))])
             let final = try await harness.manager.syncDown(
                 target: try Harness.parentChildrenTarget(), soupName: Harness.accounts)
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             #expect(try harness.records(Harness.accounts).count == 2)
             let contacts = try harness.records(Harness.contacts)
             #expect(contacts.map { $0["AccountId"] } == [.string(Harness.accountId(1))])

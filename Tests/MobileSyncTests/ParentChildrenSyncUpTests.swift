@@ -32,7 +32,7 @@ import Testing
             let final = try await harness.manager.syncUp(
                 target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
                 soupName: Harness.accounts, name: "up")
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             #expect(final.syncUpSummary?.succeeded == 3)
             let requests = try harness.compositeRequests()
             #expect(requests.count == 1)
@@ -69,7 +69,7 @@ import Testing
                 Harness.contacts,
                 ["attributes": ["type": "Contact"], "LastName": "Late", "AccountId": parent["Id"] ?? .null])
             let final = try await harness.manager.reSync(name: "up")
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let serverContact = try #require(harness.simulator.liveRecords(type: "Contact").first)
             #expect(serverContact["AccountId"] == parent["Id"])
         }
@@ -107,7 +107,7 @@ import Testing
             let final = try await harness.manager.syncUp(
                 target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
                 soupName: Harness.accounts)
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             #expect(try harness.compositeRequests().last?.map { $0["method"] } == ["DELETE"])
             #expect(harness.simulator.liveRecords(type: "Contact").count == 2)
             #expect(Set(try harness.byId(Harness.contacts).keys) == [Harness.contactId(2), Harness.contactId(3)])
@@ -139,7 +139,7 @@ import Testing
             let final = try await harness.manager.syncUp(
                 target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
                 soupName: Harness.accounts)
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let account = try #require(harness.simulator.liveRecords(type: "Account").first)
             #expect(account["Name"] == "Mine")
             let serverContacts = harness.simulator.liveRecords(type: "Contact")
@@ -171,7 +171,7 @@ import Testing
             let final = try await harness.manager.syncUp(
                 target: Harness.parentChildrenUpTarget(.masterDetail, externalIds: true), options: Self.overwrite,
                 soupName: Harness.accounts)
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let accounts = harness.simulator.liveRecords(type: "Account")
             #expect(accounts.count == 1)
             let account = try #require(accounts.first)
@@ -206,7 +206,7 @@ import Testing
             let final = try await harness.manager.syncUp(
                 target: Harness.parentChildrenUpTarget(.masterDetail, externalIds: true), options: Self.overwrite,
                 soupName: Harness.accounts)
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let account = try #require(harness.simulator.liveRecords(type: "Account").first)
             #expect(harness.simulator.liveRecords(type: "Account").count == 1)
             #expect(account["Name"] == "Newer")
@@ -334,7 +334,7 @@ import Testing
             let final = try await harness.manager.syncUp(
                 target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
                 soupName: Harness.accounts)
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let requests = try harness.compositeRequests()
             #expect(requests.map(\.count) == [25, 6])
             let serverId = try #require(harness.simulator.liveRecords(type: "Account").first?["Id"])
@@ -354,7 +354,7 @@ import Testing
             let final = try await harness.manager.syncUp(
                 target: Harness.parentChildrenUpTarget(.masterDetail), options: Self.overwrite,
                 soupName: Harness.accounts)
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             #expect(final.syncUpSummary?.failed.count == 3)
             #expect(harness.simulator.liveRecords(type: "Contact").isEmpty)
             let parent = try #require(try harness.records(Harness.accounts).first)
@@ -377,7 +377,7 @@ import Testing
                 changes: ["LastName": "Mine"])
             let final = try await harness.manager.syncUp(
                 target: Harness.parentChildrenUpTarget(.lookup), options: Self.overwrite, soupName: Harness.accounts)
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             // Pass 1: the child's update is refused (parent gone) and the parent is marked created;
             // pass 2: the parent is created, and the child is refused again: no third pass.
             #expect(try harness.compositeRequests().count == 2)

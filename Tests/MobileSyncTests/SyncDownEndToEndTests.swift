@@ -57,7 +57,7 @@ import Testing
             try harness.simulator.write(type: "Account", id: first, fields: ["Name": "Server edit"])
             try harness.simulator.write(type: "Account", id: second, fields: ["Name": "Server edit"])
             let final = try await harness.manager.reSync(name: "lic")
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             // The server's count of the window: the two edits and the record at the watermark.
             #expect(final.totalSize == 3)
             #expect(final.changedCount == 2)
@@ -78,7 +78,7 @@ import Testing
             try harness.store.soups.updateLocally(SyncHarness.soup, entryId: entryId, changes: ["Name": "Local edit"])
             try harness.simulator.write(type: "Account", id: first, fields: ["Name": "Server edit"])
             let final = try await harness.manager.reSync(name: "ow")
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let record = try #require(try harness.recordsById()[first])
             #expect(record["Name"] == "Server edit")
             #expect(record["__local__"] == false)
@@ -120,7 +120,7 @@ import Testing
             #expect(try await harness.manager.hasSync(named: "never-run"))
             // A sync that never ran does a full sync.
             let final = try await harness.manager.reSync(name: "never-run")
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             #expect(final.totalSize == 2)
             #expect(harness.soqlSent() == [Self.normalized])
             await #expect {
@@ -210,7 +210,7 @@ import Testing
                         _ = try? soups.updateLocally(SyncHarness.soup, entryId: entryId, changes: ["Name": "Mine"])
                     }
                 })
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let record = try #require(try harness.recordsById()[edited])
             #expect(record["Name"] == "Mine")
             #expect(record["__local__"] == true)

@@ -34,44 +34,6 @@ import Testing
         #expect(SyncDownPage.latestModificationTimeStamp(of: [], fieldName: "LastModifiedDate") == -1)
     }
 
-    @Test func ghostsAreCleanRecordsOfThisSyncMissingRemotely() {
-        let local = [
-            Self.record("keep", dirty: false, syncId: 1),
-            Self.record("gone", dirty: false, syncId: 1),
-            Self.record("goneToo", dirty: false, syncId: 1),
-            Self.record("dirtyGone", dirty: true, syncId: 1),
-            Self.record("otherSync", dirty: false, syncId: 2),
-            Self.record("localOnly", dirty: true),
-            Self.record(nil, dirty: false, syncId: 1),
-        ]
-        let ghosts = GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 1, remoteIds: ["keep"])
-        #expect(ghosts == ["gone", "goneToo"])
-    }
-
-    /// Issue 24: ghost cleaning had its own `isDirty` that missed `__local__` = `"true"`, which
-    /// the soup counts as dirty; it now asks the soups' one definition.
-    @Test func aRecordTheSoupCountsAsDirtyIsNeverAGhost() {
-        var textFlag = Self.record("textDirty", syncId: 1).object ?? [:]
-        textFlag["__local__"] = "true"
-        let local = [JSONValue.object(textFlag), Self.record("clean", dirty: false, syncId: 1)]
-        #expect(LocalFlags.isDirty(.object(textFlag)))
-        #expect(GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 1, remoteIds: []) == ["clean"])
-    }
-
-    @Test func ghostCleaningOfOneSyncNeverDeletesAnotherSyncsRecords() {
-        let local = [Self.record("a", dirty: false, syncId: 1), Self.record("b", dirty: false, syncId: 2)]
-        #expect(GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 2, remoteIds: []) == ["b"])
-        #expect(GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 3, remoteIds: []).isEmpty)
-    }
-
-    // Decision 0304: Mobile SDK's deleteByQuery removes at most one page of ghosts per run;
-    // here every ghost is returned, however many there are.
-    @Test func everyGhostIsReturnedWithoutAPageLimit() {
-        let local = (0..<5_000).map { Self.record("r\($0)", dirty: false, syncId: 1) }
-        let ghosts = GhostSet.ghostIds(localRecords: local, idFieldName: "Id", syncId: 1, remoteIds: ["r0"])
-        #expect(ghosts.count == 4_999)
-    }
-
     @Test(arguments: [SyncType.syncDown, .syncUp])
     func duplicateNamesUseTheReferenceText(type: SyncType) {
         let word = type == .syncDown ? "sync down" : "sync up"

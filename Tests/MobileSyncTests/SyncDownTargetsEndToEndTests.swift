@@ -94,7 +94,7 @@ import Testing
                 reports.all.map(\.progressSummary) == [
                     "RUNNING(0,-1)", "RUNNING(0,5)", "RUNNING(40,5)", "RUNNING(80,5)", "DONE(100,5)",
                 ])
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let refreshQueries = harness.soqlSent().dropFirst()
             #expect(refreshQueries.count == 3)
             #expect(

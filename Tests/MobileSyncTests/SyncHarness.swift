@@ -32,14 +32,16 @@ struct SyncHarness {
     static func with<T>(
         accounts: Int = 5, recentAccounts: [Int] = [], indexes: [IndexSpec] = [IndexSpec(path: "Id", type: .string)],
         targets: SyncDownTargetRegistry = SyncDownTargetRegistry(), retryPolicy: RetryPolicy = .standard,
-        simulatorClock: SalesforceSimulator.ClockMode? = nil,
+        simulatorClock: SalesforceSimulator.ClockMode? = nil, apexRoutes: [ApexRoute] = [],
         _ body: (SyncHarness) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory("mobilesync-e2e")
         defer { directory.remove() }
+        var data = data(accounts: accounts, recent: recentAccounts)
+        data.apexRoutes = apexRoutes
         let simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(
-                data: data(accounts: accounts, recent: recentAccounts), seed: 42,
+                data: data, seed: 42,
                 clock: simulatorClock
                     ?? .logical(start: WallTime(millisecondsSinceEpoch: modified(max(accounts, 1) - 1)))),
             sleepClock: ImmediateClock(), logger: .discarding)

@@ -30,7 +30,7 @@ import Testing
 
             let progress = states.withLock { $0 }.map { "\($0.status.rawValue) \($0.progress) \($0.totalSize)" }
             #expect(progress == ["RUNNING 0 -1", "RUNNING 0 3", "RUNNING 33 3", "RUNNING 66 3", "DONE 100 3"])
-            #expect(final.status == .done)
+            #expect(final.status == .done, "\(final.error)")
             let summary = try #require(final.syncUpSummary)
             #expect(summary.sent == 3)
             #expect(summary.succeeded == 2)

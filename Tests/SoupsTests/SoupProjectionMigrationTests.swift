@@ -22,7 +22,8 @@ import Testing
     /// creation dates, and its signature.
     private static func writeVersionTwoState(in store: URL) throws {
         let environment = try Environment(
-            directory: store.appendingPathComponent("projections"), options: EnvironmentOptions(), sealer: nil)
+            directory: store.appendingPathComponent("projections"), options: EnvironmentOptions(),
+            sealer: ValueChecksummer())
         let databases = SoupDatabases { name in
             (try? environment.database(named: name)) ?? { preconditionFailure("no database \(name)") }()
         }

@@ -14,21 +14,22 @@ import Testing
     }
 
     /// A store with a soup and three local creates.
-    private func makeStore() throws -> URL {
+    private func makeStore() async throws -> URL {
         let store = directory.appending("store")
-        #expect(try msync.run(["--store", store.path, "register-soup", "acc", "--index", "Id:string"]).status == 0)
+        #expect(
+            try await msync.run(["--store", store.path, "register-soup", "acc", "--index", "Id:string"]).status == 0)
         for n in 1...3 {
-            #expect(try msync.run(["--store", store.path, "create", "acc", "{\"Name\":\"n\(n)\"}"]).status == 0)
+            #expect(try await msync.run(["--store", store.path, "create", "acc", "{\"Name\":\"n\(n)\"}"]).status == 0)
         }
         return store
     }
 
-    @Test func aDeletedJournalIsExitThreeWithOneLineThenRecoverKeepsTheDirtyRecords() throws {
+    @Test func aDeletedJournalIsExitThreeWithOneLineThenRecoverKeepsTheDirtyRecords() async throws {
         defer { directory.remove() }
-        let store = try makeStore()
-        let dirtyBefore = try msync.run(["--store", store.path, "dirty", "acc"]).standardOutput
+        let store = try await makeStore()
+        let dirtyBefore = try await msync.run(["--store", store.path, "dirty", "acc"]).standardOutput
         try FileManager.default.removeItem(at: store.appendingPathComponent("journal/data.mdb"))
-        for run in [
+        for run in await [
             try msync.run(["--store", store.path, "soups"]), try replay.run(["verify", store.path]),
             try replay.run(["info", store.path]),
         ] {
@@ -38,32 +39,32 @@ import Testing
             #expect(run.standardError.contains("journal-replay recover"))
         }
         #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("journal/data.mdb").path))
-        let recover = try replay.run(["recover", store.path])
+        let recover = try await replay.run(["recover", store.path])
         #expect(recover.status == 0, "\(recover.standardError)")
         #expect(recover.standardOutput.contains("damaged-1"))
-        #expect(try msync.run(["--store", store.path, "dirty", "acc"]).standardOutput == dirtyBefore)
-        #expect(try replay.run(["verify", store.path]).status == 0)
-        let again = try replay.run(["recover", store.path])
+        #expect(try await msync.run(["--store", store.path, "dirty", "acc"]).standardOutput == dirtyBefore)
+        #expect(try await replay.run(["verify", store.path]).status == 0)
+        let again = try await replay.run(["recover", store.path])
         #expect(again.status == 3)
         #expect(again.standardError.contains("nothing to recover"))
     }
 
-    @Test func infoOnAProjectionsFolderChangesNothingAndNamesTheStore() throws {
+    @Test func infoOnAProjectionsFolderChangesNothingAndNamesTheStore() async throws {
         defer { directory.remove() }
-        let store = try makeStore()
+        let store = try await makeStore()
         let projections = store.appendingPathComponent("projections")
         let before = try FileManager.default.contentsOfDirectory(atPath: projections.path).sorted()
         let bytes = try Data(contentsOf: projections.appendingPathComponent("data.mdb"))
-        let info = try replay.run(["info", projections.path])
+        let info = try await replay.run(["info", projections.path])
         #expect(info.status == 3)
         #expect(info.standardError.contains("projections folder of the store"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: projections.path).sorted() == before)
         #expect(try Data(contentsOf: projections.appendingPathComponent("data.mdb")) == bytes)
-        #expect(
+        await #expect(
             try msync.run(["--store", store.path, "dirty", "acc"]).standardOutput.split(separator: "\n").count == 3)
     }
 
-    @Test func pathsThatAreNotStoresAreRefusedAndEmptyPathsAreBadInput() throws {
+    @Test func pathsThatAreNotStoresAreRefusedAndEmptyPathsAreBadInput() async throws {
         defer { directory.remove() }
         let file = directory.appending("plain")
         try Data("x".utf8).write(to: file)
@@ -73,7 +74,7 @@ import Testing
         try Data().write(to: emptyJournal.appendingPathComponent("journal/data.mdb"))
         for path in [file.path, emptyJournal.path, directory.appending("missing").path] {
             for verb in ["info", "verify", "log", "export", "state"] {
-                let run = try replay.run([verb, path])
+                let run = try await replay.run([verb, path])
                 #expect(run.status == 3, "\(verb) \(path): \(run.standardError)")
                 #expect(run.standardError.split(separator: "\n").count == 1)
             }
@@ -82,9 +83,9 @@ import Testing
         for arguments in [
             ["verify", ""], ["import", "x", ""], ["import", "", "S"], ["recover", ""], ["diff", "", ""],
         ] {
-            let run = try replay.run(arguments)
+            let run = try await replay.run(arguments)
             #expect(run.status == 2, "\(arguments): \(run.standardError)")
         }
-        #expect(try msync.run(["--store", "", "soups"]).status == 2)
+        #expect(try await msync.run(["--store", "", "soups"]).status == 2)
     }
 }

@@ -17,18 +17,18 @@ import Testing
     }
 
     @discardableResult
-    private func run(_ arguments: [String], expecting status: Int32 = 0, connected: Bool = true) throws
+    private func run(_ arguments: [String], expecting status: Int32 = 0, connected: Bool = true) async throws
         -> BuiltProduct.Output
     {
-        let output = try msync.run(
+        let output = try await msync.run(
             arguments + ["--store", directory.appending("store").path]
                 + (connected ? simulator.connectionArguments : []))
         #expect(output.status == status, "\(arguments): \(output.standardError)")
         return output
     }
 
-    private func json(_ arguments: [String]) throws -> JSONValue {
-        try JSONValue(parsing: try run(arguments).standardOutput)
+    private func json(_ arguments: [String]) async throws -> JSONValue {
+        try await JSONValue(parsing: try run(arguments).standardOutput)
     }
 
     static let stores = #"""
@@ -70,7 +70,7 @@ import Testing
         ]}
         """
 
-    @Test func setupRunsEveryNewTargetAndSyncsUpATreeCreatedWithMsync() throws {
+    @Test func setupRunsEveryNewTargetAndSyncsUpATreeCreatedWithMsync() async throws {
         defer {
             simulator.stop()
             directory.remove()
@@ -79,35 +79,37 @@ import Testing
         let syncs = directory.appending("usersyncs.json")
         try Data(Self.stores.utf8).write(to: stores)
         try Data(Self.syncs.utf8).write(to: syncs)
-        let setup = try json(["setup", "--store-config", stores.path, "--syncs-config", syncs.path, "--json"])
+        let setup = try await json(["setup", "--store-config", stores.path, "--syncs-config", syncs.path, "--json"])
         #expect(setup["syncs"]?.array?.count == 5)
 
-        let down = try json(["resync", "treeDown"])
+        let down = try await json(["resync", "treeDown"])
         #expect(down["status"] == "DONE")
         #expect(down["totalSize"] == 10)
-        let contacts = try json(["query", "contacts", "--json", "--page-size", "1000"])
+        let contacts = try await json(["query", "contacts", "--json", "--page-size", "1000"])
         #expect(contacts.array?.count == 30)
 
-        let parent = try json(["create", "accounts", #"{"attributes":{"type":"Account"},"Name":"Made by msync"}"#])
+        let parent = try await json([
+            "create", "accounts", #"{"attributes":{"type":"Account"},"Name":"Made by msync"}"#,
+        ])
         let localId = try #require(parent["Id"]?.string)
-        try run([
+        try await run([
             "create", "contacts", #"{"attributes":{"type":"Contact"},"LastName":"Child","AccountId":"\#(localId)"}"#,
         ])
-        let up = try json(["resync", "treeUp"])
+        let up = try await json(["resync", "treeUp"])
         #expect(up["status"] == "DONE")
         #expect(up["syncUpSummary"]?["succeeded"] == 2)
-        #expect(try run(["dirty", "contacts", "--json"]).standardOutput == "[]\n")
-        let child = try json(["query", "contacts", "--exact", "LastName=Child", "--json"]).array?.first
-        let uploaded = try json(["query", "accounts", "--exact", "Name=Made by msync", "--json"]).array?.first
+        #expect(try await run(["dirty", "contacts", "--json"]).standardOutput == "[]\n")
+        let child = try await json(["query", "contacts", "--exact", "LastName=Child", "--json"]).array?.first
+        let uploaded = try await json(["query", "accounts", "--exact", "Name=Made by msync", "--json"]).array?.first
         #expect(child?["AccountId"] == uploaded?["Id"])
         #expect(uploaded?["Id"]?.string?.hasPrefix("001") == true)
 
-        #expect(try json(["resync", "briefcase"])["status"] == "DONE")
-        #expect(try json(["resync", "layout"])["status"] == "DONE")
-        #expect(try json(["resync", "metadata"])["status"] == "DONE")
-        let layout = try json(["get", "layouts", "Contact-null-Compact-null-null"])
+        #expect(try await json(["resync", "briefcase"])["status"] == "DONE")
+        #expect(try await json(["resync", "layout"])["status"] == "DONE")
+        #expect(try await json(["resync", "metadata"])["status"] == "DONE")
+        let layout = try await json(["get", "layouts", "Contact-null-Compact-null-null"])
         #expect(layout["objectApiName"] == "Contact")
-        #expect(try json(["get", "metadata", "Contact"])["keyPrefix"] == "003")
-        #expect(try json(["clean-ghosts", "treeDown", "--json"])["deleted"] == 0)
+        #expect(try await json(["get", "metadata", "Contact"])["keyPrefix"] == "003")
+        #expect(try await json(["clean-ghosts", "treeDown", "--json"])["deleted"] == 0)
     }
 }

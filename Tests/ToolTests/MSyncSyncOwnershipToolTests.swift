@@ -28,44 +28,47 @@ import Testing
     @Test func aSyncRunningInAnotherProcessReadsRunningAndIsRefusedUntilItEnds() async throws {
         let org = try await HeldOrg.start()
         defer { directory.remove() }
-        try setUp(org)
+        try await setUp(org)
 
         let child = try await startHeldResync(org)
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
-        let status = try run(["status", "busy", "--json"], org)
-        #expect(try JSONValue(parsing: status.standardOutput)["status"] == "RUNNING")
-        #expect(try run(["status"], org).standardOutput.contains("busy syncDown accounts RUNNING"))
-        let refused = try run(["resync", "busy"], org, expecting: 2)
+        let status = try await run(["status", "busy", "--json"], org)
+        #expect(
+            try JSONValue(parsing: status.standardOutput)["status"] == "RUNNING",
+            "\(status.standardOutput) \(status.standardError); the child is running: \(child.isRunning)")
+        #expect(try await run(["status"], org).standardOutput.contains("busy syncDown accounts RUNNING"))
+        let refused = try await run(["resync", "busy"], org, expecting: 2)
         #expect(refused.standardError == "msync: Cannot run runSync 1 - sync is still running in another process\n")
-        try run(["clean-ghosts", "busy"], org, expecting: 2)
-        try run(["delete-sync", "busy"], org, expecting: 2)
-        #expect(try journaledStatuses() == ["RUNNING"], "nothing but the running process journals")
+        try await run(["clean-ghosts", "busy"], org, expecting: 2)
+        try await run(["delete-sync", "busy"], org, expecting: 2)
+        #expect(try await journaledStatuses() == ["RUNNING"], "nothing but the running process journals")
 
         await org.clock.release()
         await child.exited()
         #expect(child.terminationStatus == 0)
-        #expect(try JSONValue(parsing: try run(["status", "busy", "--json"], org).standardOutput)["status"] == "DONE")
-        #expect(try journaledStatuses() == ["RUNNING", "DONE"])
+        #expect(
+            try await JSONValue(parsing: try run(["status", "busy", "--json"], org).standardOutput)["status"] == "DONE")
+        #expect(try await journaledStatuses() == ["RUNNING", "DONE"])
         await org.stop()
     }
 
     @Test func aSyncWhoseProcessWasKilledReadsStoppedAndTheNextRunMarksAndResumesIt() async throws {
         let org = try await HeldOrg.start()
         defer { directory.remove() }
-        try setUp(org)
+        try await setUp(org)
 
         let child = try await startHeldResync(org)
         kill(child.processIdentifier, SIGKILL)
         await child.exited()
         #expect(child.terminationReason == .uncaughtSignal)
-        let status = try run(["status", "busy", "--json"], org)
+        let status = try await run(["status", "busy", "--json"], org)
         #expect(try JSONValue(parsing: status.standardOutput)["status"] == "STOPPED")
-        #expect(try journaledStatuses() == ["RUNNING"], "status reads only")
+        #expect(try await journaledStatuses() == ["RUNNING"], "status reads only")
 
         org.simulator.setFaultPlan(.none)
-        let again = try run(["resync", "busy"], org)
+        let again = try await run(["resync", "busy"], org)
         #expect(try JSONValue(parsing: again.standardOutput)["status"] == "DONE")
-        #expect(try journaledStatuses() == ["RUNNING", "STOPPED", "RUNNING", "DONE"])
+        #expect(try await journaledStatuses() == ["RUNNING", "STOPPED", "RUNNING", "DONE"])
         await org.clock.release()
         await org.stop()
     }
@@ -75,16 +78,16 @@ import Testing
     private var store: String { directory.appending("store").path }
 
     @discardableResult
-    private func run(_ arguments: [String], _ org: HeldOrg, expecting status: Int32 = 0) throws
+    private func run(_ arguments: [String], _ org: HeldOrg, expecting status: Int32 = 0) async throws
         -> BuiltProduct.Output
     {
-        let output = try msync.run(arguments + ["--store", store] + org.connectionArguments)
+        let output = try await msync.run(arguments + ["--store", store] + org.connectionArguments)
         #expect(output.status == status, "\(arguments): \(output.standardError)")
         return output
     }
 
     /// A soup and a sync down named `busy`, not run yet.
-    private func setUp(_ org: HeldOrg) throws {
+    private func setUp(_ org: HeldOrg) async throws {
         let soups = directory.appending("userstore.json")
         try Data(#"{"soups": [{"soupName": "accounts", "indexes": [{"path": "Id", "type": "string"}]}]}"#.utf8)
             .write(to: soups)
@@ -96,7 +99,7 @@ import Testing
               "options": {"mergeMode": "LEAVE_IF_CHANGED"}}]}
             """#.utf8
         ).write(to: syncs)
-        try run(["setup", "--store-config", soups.path, "--syncs-config", syncs.path], org)
+        try await run(["setup", "--store-config", soups.path, "--syncs-config", syncs.path], org)
     }
 
     /// Starts `msync resync busy` in a child and returns once the child's first query reached
@@ -121,8 +124,8 @@ import Testing
     }
 
     /// The statuses of the `sync.state.changed` entries, in journal order.
-    private func journaledStatuses() throws -> [String] {
-        let output = try replay.run(["log", store, "--kind", "sync.state.changed", "--json"])
+    private func journaledStatuses() async throws -> [String] {
+        let output = try await replay.run(["log", store, "--kind", "sync.state.changed", "--json"])
         #expect(output.status == 0, "\(output.standardError)")
         return try JSONValue(parsing: output.standardOutput).array?.compactMap { $0["header"]?["status"]?.string } ?? []
     }

@@ -18,8 +18,8 @@ import Testing
     @discardableResult
     private func run(
         _ arguments: [String], store: String = "store", expecting status: Int32 = 0, connected: Bool = true
-    ) throws -> BuiltProduct.Output {
-        let output = try msync.run(
+    ) async throws -> BuiltProduct.Output {
+        let output = try await msync.run(
             arguments + ["--store", directory.appending(store).path] + (connected ? simulator.connectionArguments : []))
         #expect(output.status == status, "\(arguments): \(output.standardError)")
         return output
@@ -46,36 +46,36 @@ import Testing
         return (store.path, syncs.path)
     }
 
-    @Test func setupSyncDownEditSyncUpAndResyncAWholeSession() throws {
+    @Test func setupSyncDownEditSyncUpAndResyncAWholeSession() async throws {
         defer {
             simulator.stop()
             directory.remove()
         }
         let configs = try writeConfigs()
-        let setup = try run(["setup", "--store-config", configs.store, "--syncs-config", configs.syncs, "--json"])
+        let setup = try await run(["setup", "--store-config", configs.store, "--syncs-config", configs.syncs, "--json"])
         let created = try JSONValue(parsing: setup.standardOutput)
         #expect(created["soups"] == ["accounts"])
         #expect(created["syncs"]?.array?.compactMap { $0["name"]?.string } == ["accountsDown", "accountsUp"])
 
-        let down = try JSONValue(parsing: try run(["resync", "accountsDown"]).standardOutput)
+        let down = try await JSONValue(parsing: try run(["resync", "accountsDown"]).standardOutput)
         #expect(down["status"] == "DONE")
         let fetched = try #require(down["totalSize"]?.number?.int64Value)
         #expect(fetched > 0)
-        let records = try JSONValue(
+        let records = try await JSONValue(
             parsing: try run(["query", "accounts", "--json", "--page-size", "1000"]).standardOutput)
         #expect(Int64(records.array?.count ?? 0) == fetched)
         let first = try #require(records.array?.first?["Id"]?.string)
 
-        try run(["update", "accounts", first, #"{"Name":"Renamed by msync"}"#])
-        #expect(try run(["dirty", "accounts", "--json"]).standardOutput.contains("Renamed by msync"))
-        let up = try JSONValue(parsing: try run(["resync", "accountsUp"]).standardOutput)
+        try await run(["update", "accounts", first, #"{"Name":"Renamed by msync"}"#])
+        #expect(try await run(["dirty", "accounts", "--json"]).standardOutput.contains("Renamed by msync"))
+        let up = try await JSONValue(parsing: try run(["resync", "accountsUp"]).standardOutput)
         #expect(up["status"] == "DONE")
         #expect(up["syncUpSummary"]?["succeeded"] == 1)
-        #expect(try run(["dirty", "accounts", "--json"]).standardOutput == "[]\n")
+        #expect(try await run(["dirty", "accounts", "--json"]).standardOutput == "[]\n")
 
         // A second store sees the change on the server.
-        try run(["register-soup", "accounts", "--index", "Id:string"], store: "check", connected: false)
-        let check = try JSONValue(
+        try await run(["register-soup", "accounts", "--index", "Id:string"], store: "check", connected: false)
+        let check = try await JSONValue(
             parsing: try run(
                 [
                     "sync-down", "--soup", "accounts", "--target",
@@ -84,50 +84,51 @@ import Testing
             ).standardOutput)
         #expect(check["totalSize"] == 1)
 
-        let status = try JSONValue(parsing: try run(["status", "--json"], connected: false).standardOutput)
+        let status = try await JSONValue(parsing: try run(["status", "--json"], connected: false).standardOutput)
         #expect(status.array?.count == 2)
-        let human = try run(["status"], connected: false).standardOutput
+        let human = try await run(["status"], connected: false).standardOutput
         #expect(human.contains("accountsDown syncDown accounts DONE 100%"))
-        try run(["delete-sync", "accountsUp"], connected: false)
-        let gone = try run(["status", "accountsUp"], expecting: 2, connected: false)
+        try await run(["delete-sync", "accountsUp"], connected: false)
+        let gone = try await run(["status", "accountsUp"], expecting: 2, connected: false)
         #expect(gone.standardError == "msync: Sync accountsUp does not exist\n")
     }
 
-    @Test func cleanGhostsDeletesRecordsTheServerNoLongerHas() throws {
+    @Test func cleanGhostsDeletesRecordsTheServerNoLongerHas() async throws {
         defer {
             simulator.stop()
             directory.remove()
         }
-        try run(["register-soup", "accounts", "--index", "Id:string"], connected: false)
+        try await run(["register-soup", "accounts", "--index", "Id:string"], connected: false)
         let target = #"{"type":"soql","query":"SELECT Id, Name FROM Account WHERE ExternalId__c LIKE 'ACC-1_'"}"#
-        let down = try JSONValue(
+        let down = try await JSONValue(
             parsing: try run(["sync-down", "--soup", "accounts", "--target", target, "--name", "a"]).standardOutput)
         #expect(down["status"] == "DONE")
-        let cleaned = try run(["clean-ghosts", "a", "--json"])
+        let cleaned = try await run(["clean-ghosts", "a", "--json"])
         #expect(try JSONValue(parsing: cleaned.standardOutput)["deleted"] == 0)
     }
 
-    @Test func badInputAndAnUnreachableServerGetTheirExitStatuses() throws {
+    @Test func badInputAndAnUnreachableServerGetTheirExitStatuses() async throws {
         defer {
             simulator.stop()
             directory.remove()
         }
-        try run(["register-soup", "accounts", "--index", "Id:string"], connected: false)
-        let missing = try run(
+        try await run(["register-soup", "accounts", "--index", "Id:string"], connected: false)
+        let missing = try await run(
             ["sync-down", "--soup", "accounts", "--target", #"{"type":"soql","query":"SELECT Id FROM Account"}"#],
             expecting: 2, connected: false)
         #expect(missing.standardError.contains("needs a Salesforce connection"))
         #expect(missing.standardError.split(separator: "\n").count == 1)
-        let badTarget = try run(["sync-down", "--soup", "accounts", "--target", #"{"type":"nope"}"#], expecting: 2)
+        let badTarget = try await run(
+            ["sync-down", "--soup", "accounts", "--target", #"{"type":"nope"}"#], expecting: 2)
         #expect(badTarget.standardError.split(separator: "\n").count == 1)
-        let notJSON = try run(["sync-down", "--soup", "accounts", "--target", "{"], expecting: 2)
+        let notJSON = try await run(["sync-down", "--soup", "accounts", "--target", "{"], expecting: 2)
         #expect(notJSON.standardError.hasPrefix("msync: "))
-        try run(["resync", "nope"], expecting: 2)
-        try run(
+        try await run(["resync", "nope"], expecting: 2)
+        try await run(
             ["sync-down", "--soup", "nope", "--target", #"{"type":"soql","query":"SELECT Id FROM Account"}"#],
             expecting: 2)
 
-        let unreachable = try msync.run([
+        let unreachable = try await msync.run([
             "sync-down", "--soup", "accounts", "--target", #"{"type":"soql","query":"SELECT Id FROM Account"}"#,
             "--store", directory.appending("store").path, "--instance-url", "http://127.0.0.1:1", "--access-token", "x",
         ])
@@ -135,7 +136,7 @@ import Testing
         #expect(unreachable.standardError.contains("FAILED"))
 
         // An expired (here: wrong) token and no refresh token: the server refuses the login.
-        let refused = try msync.run([
+        let refused = try await msync.run([
             "sync-down", "--soup", "accounts", "--target", #"{"type":"soql","query":"SELECT Id FROM Account"}"#,
             "--store", directory.appending("store").path, "--instance-url", simulator.url, "--access-token", "expired",
         ])

@@ -31,7 +31,7 @@ import Testing
         return store
     }
 
-    @Test func aFormatOneStoreIsConvertedWithItsEntriesAndProjectionsUnchanged() throws {
+    @Test func aFormatOneStoreIsConvertedWithItsEntriesAndProjectionsUnchanged() async throws {
         defer { directory.remove() }
         let store = try copyOfFixture()
         let progress = Mutex<[OpeningProgress]>([])
@@ -52,17 +52,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("data.mdb").path))
         #expect(FileManager.default.fileExists(atPath: store.appendingPathComponent("journal/data.mdb").path))
 
-        let export = try tool.run(["export", store.path])
+        let export = try await tool.run(["export", store.path])
         #expect(export.status == 0)
         #expect(
             export.standardOutput
                 == (try String(contentsOf: Self.fixture.appendingPathComponent("export.jsonl"), encoding: .utf8)))
-        let state = try tool.run(["state", store.path, "--json"])
+        let state = try await tool.run(["state", store.path, "--json"])
         #expect(state.status == 0)
         #expect(
             state.standardOutput
                 == (try String(contentsOf: Self.fixture.appendingPathComponent("state.json"), encoding: .utf8)))
-        let verify = try tool.run(["verify", store.path])
+        let verify = try await tool.run(["verify", store.path])
         #expect(verify.status == 0, "\(verify.standardOutput)\(verify.standardError)")
         let reopened = try SyncStore.openExisting(directory: store, clock: SystemWallClock(), logger: .discarding)
         #expect(reopened.journal.openingReport.migratedFromFormat == nil)
@@ -71,20 +71,20 @@ import Testing
 
     /// Issue 29: a read verb reports a format-1 store and converts nothing; a writing verb
     /// converts it, showing the conversion's progress, and accepts the journal folder.
-    @Test func readVerbsReportAnOldFormatAndAWritingVerbConvertsItShowingProgress() throws {
+    @Test func readVerbsReportAnOldFormatAndAWritingVerbConvertsItShowingProgress() async throws {
         defer { directory.remove() }
         let store = try copyOfFixture()
         let original = try Data(contentsOf: store.appendingPathComponent("data.mdb"))
-        let info = try tool.run(["info", store.appendingPathComponent("journal").path])
+        let info = try await tool.run(["info", store.appendingPathComponent("journal").path])
         #expect(info.status == 3, "\(info.standardError)")
         #expect(info.standardError.contains("format 1"))
         #expect(info.standardError.split(separator: "\n").count == 1)
         #expect(try Data(contentsOf: store.appendingPathComponent("data.mdb")) == original)
         #expect(!FileManager.default.fileExists(atPath: store.appendingPathComponent("journal").path))
-        let rebuild = try tool.run(["rebuild", store.appendingPathComponent("journal").path])
+        let rebuild = try await tool.run(["rebuild", store.appendingPathComponent("journal").path])
         #expect(rebuild.status == 0, "\(rebuild.standardError)")
         #expect(rebuild.standardError.contains("migrating the store: 100% (21/21)"))
-        let again = try tool.run(["info", store.path])
+        let again = try await tool.run(["info", store.path])
         #expect(again.status == 0)
         #expect(again.standardOutput.contains("format version: \(Journal.formatVersion)"))
     }

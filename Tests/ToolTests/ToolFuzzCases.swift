@@ -86,7 +86,7 @@ extension Pools {
         let verbs = [
             "register-soup", "alter-soup", "clear-soup", "drop-soup", "soups", "create", "update", "delete", "upsert",
             "get", "query", "smart-query", "dirty", "setup", "sync-down", "sync-up", "resync", "clean-ghosts", "status",
-            "delete-sync", "compact", "rotate-key", "generate-key", "nope",
+            "delete-sync", "compact", "rotate-key", "generate-key", "import-smartstore", "nope",
         ]
         let verb = pick(verbs, &g)
         var arguments = [verb] + msyncVerbArguments(verb, number: number, &g)
@@ -141,6 +141,8 @@ extension Pools {
             return maybe("--archive", [freshPath(number), "", "/dev/null"], &g)
         case "rotate-key":
             return ["--new-key-file", pick(importFiles, &g)]
+        case "import-smartstore":
+            return [pick(importFiles + paths + ["", "/dev/zero"], &g)]
         default:
             return []
         }

@@ -30,27 +30,34 @@ import Testing
         var alsoAllowed: Set<Int32> = []
     }
 
-    @Test func everyInvocationEndsInTimeWithoutASignalAndFailsInOneLine() throws {
+    @Test func everyInvocationEndsInTimeWithoutASignalAndFailsInOneLine() async throws {
         defer { directory.remove() }
         let seed = ProcessInfo.processInfo.environment["TOOL_FUZZ_SEED"].flatMap(UInt64.init) ?? 29
-        let pools = try Pools(directory: directory, msync: msync, replay: replay)
+        let pools = try await Pools(directory: directory, msync: msync, replay: replay)
         var generator = SplitMix64(seed: seed)
         let cases = (0..<Self.caseCount).map { pools.makeCase(number: $0, using: &generator) }
         let verbs = Set(cases.map { "\($0.tool) \($0.arguments.first { !$0.hasPrefix("-") } ?? "")" })
         #expect(verbs.count >= 30, "covers every verb: \(verbs.sorted())")
-        let problems = Mutex<[(Case, String)]>([])
         let clock = ContinuousClock()
         let started = clock.now
-        // Two lanes: the machine has two cores, and most of a run is process start-up.
-        DispatchQueue.concurrentPerform(iterations: 2) { lane in
-            for fuzzCase in cases where fuzzCase.number % 2 == lane {
-                if let problem = check(fuzzCase, seed: seed) { problems.withLock { $0.append((fuzzCase, problem)) } }
+        // Two lanes: the machine has two cores, and most of a run is process start-up. The
+        // lanes await their children, so the campaign holds no thread of the shared pool.
+        let problems = await withTaskGroup(of: [(Case, String)].self) { lanes in
+            for lane in 0..<2 {
+                lanes.addTask { [self] in
+                    var found: [(Case, String)] = []
+                    for fuzzCase in cases where fuzzCase.number % 2 == lane {
+                        if let problem = await check(fuzzCase, seed: seed) { found.append((fuzzCase, problem)) }
+                    }
+                    return found
+                }
             }
+            return await lanes.reduce(into: []) { $0 += $1 }.sorted { $0.0.number < $1.0.number }
         }
-        for (fuzzCase, problem) in problems.withLock({ $0 }).prefix(20) {
+        for (fuzzCase, problem) in problems.prefix(20) {
             // A run that outlived its limit beside another lane on a loaded machine is run
             // again alone: only a second time-out is a hang.
-            if problem.hasSuffix("still running after \(Self.timeLimit)"), check(fuzzCase, seed: seed) == nil {
+            if problem.hasSuffix("still running after \(Self.timeLimit)"), await check(fuzzCase, seed: seed) == nil {
                 continue
             }
             Issue.record("\(problem)")
@@ -68,12 +75,12 @@ import Testing
 
     private let statuses = StatusTally()
 
-    private func check(_ fuzzCase: Case, seed: UInt64) -> String? {
+    private func check(_ fuzzCase: Case, seed: UInt64) async -> String? {
         let product = fuzzCase.tool == "msync" ? msync : replay
         let name = "seed \(seed) case \(fuzzCase.number): \(fuzzCase.tool) \(fuzzCase.arguments)"
         let output: BuiltProduct.Output
         do {
-            output = try product.run(fuzzCase.arguments, timeLimit: Self.timeLimit)
+            output = try await product.run(fuzzCase.arguments, timeLimit: Self.timeLimit)
         } catch {
             return "\(name): could not run: \(error)"
         }
@@ -115,14 +122,14 @@ struct Pools: Sendable {
         String(repeating: "[", count: 10_000),
     ]
 
-    init(directory: TemporaryDirectory, msync: BuiltProduct, replay: BuiltProduct) throws {
+    init(directory: TemporaryDirectory, msync: BuiltProduct, replay: BuiltProduct) async throws {
         root = directory.url
         store = directory.appending("store").path
-        #expect(try msync.run(["--store", store, "register-soup", "acc", "--index", "Id:string"]).status == 0)
+        #expect(try await msync.run(["--store", store, "register-soup", "acc", "--index", "Id:string"]).status == 0)
         for n in 1...3 {
-            #expect(try msync.run(["--store", store, "create", "acc", "{\"Id\":\"x\(n)\"}"]).status == 0)
+            #expect(try await msync.run(["--store", store, "create", "acc", "{\"Id\":\"x\(n)\"}"]).status == 0)
         }
-        let export = try replay.run(["export", store]).standardOutput
+        let export = try await replay.run(["export", store]).standardOutput
         paths = try Self.makePaths(in: directory, store: store)
         importFiles = try Self.makeImportFiles(in: directory, export: Data(export.utf8))
     }

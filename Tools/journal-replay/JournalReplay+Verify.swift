@@ -15,11 +15,15 @@ extension JournalReplay {
         func run() throws {
             let report: VerificationReport
             let horizon: JournalHorizon
+            let damage: String?
             do {
                 // Opening may refold projections from the entries, so a damaged entry can
                 // already show here; either way it is a divergence, not a tool failure.
                 let journal = try openSyncStore(store).journal
                 horizon = try journal.horizon()
+                damage = journal.openingReport.projectionsDamage.map {
+                    "projections damaged: \($0) (they were \(journal.openingReport.projections) on open)"
+                }
                 let progress = ProgressReporter("verifying")
                 // The fold passes every round sequence anyway: leaving checkpoints there makes
                 // every later `state --as-of` fold at most one interval (docs/benchmarks.md).
@@ -32,10 +36,15 @@ extension JournalReplay {
             } catch let error as JournalError where error.code == .corruptEntry || error.code == .gap {
                 print("journal-replay: \(error)")
                 throw ExitStatus.divergence
+            } catch  where Journal.isDamagedPage(error) {
+                // The projections' environment noted the damage: the next open rebuilds them.
+                print("projections damaged: \(error); the next open rebuilds them from the journal")
+                throw ExitStatus.divergence
             } catch {
                 throw fail(error)
             }
-            guard report.isConsistent else {
+            if let damage { print(damage) }
+            guard report.isConsistent, damage == nil else {
                 for divergence in report.divergences { print("divergence: \(divergence)") }
                 throw ExitStatus.divergence
             }

@@ -23,6 +23,9 @@ struct JournalReplay: AsyncParsableCommand {
     /// Runs the command, mapping usage errors to exit status 2 as scripts expect (argument
     /// parser's default is 64).
     static func main() async {
+        // A damaged page of the projections ends the command with one line and status 3, not
+        // a signal; the next open rebuilds them (decision 0013).
+        Journal.endProcessOnProjectionDamage(status: ExitStatus.storeError.rawValue, prefix: "journal-replay:")
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

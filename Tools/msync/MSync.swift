@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventJournal
 import Foundation
 import ToolSupport
 
@@ -12,13 +13,16 @@ struct MSync: AsyncParsableCommand {
             Update.self, Delete.self, Upsert.self, Get.self, Query.self, SmartQuery.self, Dirty.self, Setup.self,
             SyncDown.self,
             SyncUp.self, Resync.self, CleanGhosts.self, Status.self, DeleteSync.self, Compact.self, RotateKey.self,
-            GenerateKey.self, Demo.self, Inspect.self,
+            GenerateKey.self, Demo.self, Inspect.self, ImportSmartStore.self,
         ])
 
     @OptionGroup var global: GlobalOptions
 
     /// Runs the command, mapping usage errors to exit status 2 (argument parser's default is 64).
     static func main() async {
+        // A damaged page of the projections ends the command with one line and status 3, not
+        // a signal; the next command rebuilds them (decision 0013).
+        Journal.endProcessOnProjectionDamage(status: MSyncExit.storeError.rawValue, prefix: "msync:")
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

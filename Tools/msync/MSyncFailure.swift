@@ -4,6 +4,7 @@ import Foundation
 import LosslessJSON
 import MobileSync
 import SalesforceAPI
+import SmartStoreImport
 import Soups
 import ToolSupport
 
@@ -28,6 +29,8 @@ func fail(_ error: any Error) -> ExitCode {
         return badInput.contains(error.code) ? MSyncExit.badInput : MSyncExit.storeError
     case let error as SyncError:
         return error.code == .leaseUnavailable ? MSyncExit.storeError : MSyncExit.badInput
+    case let error as SmartStoreImportError:
+        return error.isBadInput ? MSyncExit.badInput : MSyncExit.storeError
     case is JSONParseError, is UsageFailure:
         return MSyncExit.badInput
     case let error as SalesforceError:

@@ -16,6 +16,43 @@ enum LMDBCalls {
         String(cString: mdb_strerror(code))
     }
 
+    /// Like ``check(_:)``, and when `code` says the data file is damaged, has the environment
+    /// of `transaction` write its ``DamageNote`` (when it notes damage) before throwing.
+    static func check(_ code: Int32, in transaction: Transaction) throws(LMDBError) {
+        guard code == MDB_SUCCESS else {
+            if code == MDB_CORRUPTED || code == MDB_PAGE_NOTFOUND { noteDamage(mdb_txn_env(transaction), code) }
+            throw LMDBError(rawValue: code)
+        }
+    }
+
+    /// ``check(_:in:)`` for a call on `cursor`.
+    static func check(_ code: Int32, on cursor: Cursor) throws(LMDBError) {
+        guard code == MDB_SUCCESS else { return try check(code, in: mdb_cursor_txn(cursor)) }
+    }
+
+    private static func noteDamage(_ environment: Environment?, _ code: Int32) {
+        guard let environment, let context = mdb_env_get_userctx(environment) else { return }
+        Unmanaged<DamageNoteWriter>.fromOpaque(context).takeUnretainedValue().record(message: mdb_strerror(code))
+    }
+
+    // MARK: - Damage notes
+
+    /// Has LMDB call `writer` on an assertion failure in `environment` (the corresponding LMDB
+    /// functions are `mdb_env_set_userctx` and `mdb_env_set_assert`) and on damage errors.
+    /// The caller keeps `writer` alive as long as the environment.
+    static func environmentNoteDamage(_ environment: Environment, _ writer: DamageNoteWriter) throws(LMDBError) {
+        try check(mdb_env_set_userctx(environment, Unmanaged.passUnretained(writer).toOpaque()))
+        try check(
+            mdb_env_set_assert(environment) { environment, message in LMDBCalls.assertionFailed(environment, message) })
+    }
+
+    /// LMDB's assert callback (`MDB_assert_func`): LMDB calls `abort()` when it returns.
+    private static func assertionFailed(_ environment: Environment?, _ message: UnsafePointer<CChar>?) {
+        guard let environment, let context = mdb_env_get_userctx(environment) else { return }
+        Unmanaged<DamageNoteWriter>.fromOpaque(context).takeUnretainedValue().record(message: message)
+        DamageNoteWriter.endProcessIfAsked()
+    }
+
     // MARK: - Environment
 
     static func environmentCreate() throws(LMDBError) -> Environment {
@@ -64,7 +101,9 @@ enum LMDBCalls {
     }
 
     static func environmentCopy(_ environment: Environment, to path: String, compact: Bool) throws(LMDBError) {
-        try check(mdb_env_copy2(environment, path, compact ? UInt32(MDB_CP_COMPACT) : 0))
+        let code = mdb_env_copy2(environment, path, compact ? UInt32(MDB_CP_COMPACT) : 0)
+        if code == MDB_CORRUPTED || code == MDB_PAGE_NOTFOUND { noteDamage(environment, code) }
+        try check(code)
     }
 
     // MARK: - Transactions
@@ -77,7 +116,10 @@ enum LMDBCalls {
     }
 
     static func transactionCommit(_ transaction: Transaction) throws(LMDBError) {
-        try check(mdb_txn_commit(transaction))
+        let environment = mdb_txn_env(transaction)
+        let code = mdb_txn_commit(transaction)
+        if code == MDB_CORRUPTED || code == MDB_PAGE_NOTFOUND { noteDamage(environment, code) }
+        try check(code)
     }
 
     static func transactionAbort(_ transaction: Transaction) {
@@ -88,13 +130,13 @@ enum LMDBCalls {
 
     static func databaseOpen(_ transaction: Transaction, name: String?, create: Bool) throws(LMDBError) -> UInt32 {
         var handle = MDB_dbi()
-        try check(mdb_dbi_open(transaction, name, create ? UInt32(MDB_CREATE) : 0, &handle))
+        try check(mdb_dbi_open(transaction, name, create ? UInt32(MDB_CREATE) : 0, &handle), in: transaction)
         return UInt32(handle)
     }
 
     static func databaseEntryCount(_ transaction: Transaction, _ database: UInt32) throws(LMDBError) -> Int {
         var stat = MDB_stat()
-        try check(mdb_stat(transaction, MDB_dbi(database), &stat))
+        try check(mdb_stat(transaction, MDB_dbi(database), &stat), in: transaction)
         return Int(stat.ms_entries)
     }
 
@@ -110,7 +152,7 @@ enum LMDBCalls {
         entries: Int, pages: Int, pageSize: Int
     ) {
         var stat = MDB_stat()
-        try check(mdb_stat(transaction, MDB_dbi(database), &stat))
+        try check(mdb_stat(transaction, MDB_dbi(database), &stat), in: transaction)
         return (
             Int(stat.ms_entries), stat.ms_branch_pages + stat.ms_leaf_pages + stat.ms_overflow_pages, Int(stat.ms_psize)
         )
@@ -129,7 +171,7 @@ enum LMDBCalls {
             var dataValue = MDB_val()
             let code = mdb_get(transaction, MDB_dbi(database), &keyValue, &dataValue)
             if code == MDB_NOTFOUND { return try body(nil) }
-            try check(code)
+            try check(code, in: transaction)
             return try body(UnsafeRawBufferPointer(start: dataValue.mv_data, count: dataValue.mv_size))
         }
     }
@@ -146,7 +188,7 @@ enum LMDBCalls {
                 return mdb_put(transaction, MDB_dbi(database), &keyValue, &dataValue, flags)
             }
         }
-        try check(code)
+        try check(code, in: transaction)
     }
 
     /// Deletes a key; returns false when it was not there.
@@ -157,7 +199,7 @@ enum LMDBCalls {
             return mdb_del(transaction, MDB_dbi(database), &keyValue, nil)
         }
         if code == MDB_NOTFOUND { return false }
-        try check(code)
+        try check(code, in: transaction)
         return true
     }
 
@@ -165,7 +207,7 @@ enum LMDBCalls {
 
     static func cursorOpen(_ transaction: Transaction, _ database: UInt32) throws(LMDBError) -> Cursor {
         var cursor: Cursor?
-        try check(mdb_cursor_open(transaction, MDB_dbi(database), &cursor))
+        try check(mdb_cursor_open(transaction, MDB_dbi(database), &cursor), in: transaction)
         guard let cursor else { throw LMDBError.badTransaction }
         return cursor
     }
@@ -222,12 +264,12 @@ enum LMDBCalls {
             }
         }
         if code == MDB_NOTFOUND { return nil }
-        try check(code)
+        try check(code, on: cursor)
         return (keyValue, dataValue)
     }
 
     static func cursorDelete(_ cursor: Cursor) throws(LMDBError) {
-        try check(mdb_cursor_del(cursor, 0))
+        try check(mdb_cursor_del(cursor, 0), on: cursor)
     }
 
     private static func copy(_ value: MDB_val) -> [UInt8] {

@@ -88,6 +88,19 @@ public protocol SyncDownTarget: Sendable {
     /// soup, the parents' (or first) soup first. Ghost cleaning then cleans every soup listed
     /// instead of calling ``remoteIds(_:localIds:)``. `nil`, the default, for one soup.
     func remoteIdsBySoup(_ context: SyncDownContext) async throws -> [SoupRemoteIds]?
+
+    /// The records of a fetched page as they are to be saved (Mobile SDK's
+    /// `cleanAndSaveRecordsToLocalStore` override point): change fields, add computed ones, or
+    /// leave records out (Mobile SDK's `getIdsToSkip`), so they are not saved. Called once per
+    /// page after the page's watermark is read from the records as fetched, and before the page
+    /// is journaled: the journal holds what this returns, so a replay saves the same without
+    /// calling the target. The default returns `records` unchanged.
+    ///
+    /// The merge mode still applies to what is returned: under LEAVE_IF_CHANGED a record whose
+    /// local copy is dirty when the page is folded is left alone. Progress counts the records
+    /// fetched, as Mobile SDK's does; returning more records than were fetched ends the run
+    /// FAILED.
+    func recordsToSave(_ records: [JSONValue], _ context: SyncDownContext) async throws -> [JSONValue]
 }
 
 extension SyncDownTarget {
@@ -102,4 +115,9 @@ extension SyncDownTarget {
 
     /// Unknown: `-1`.
     public var serverReadTime: Int64 { -1 }
+
+    /// The records as fetched.
+    public func recordsToSave(_ records: [JSONValue], _ context: SyncDownContext) async throws -> [JSONValue] {
+        records
+    }
 }

@@ -1,0 +1,111 @@
+import Foundation
+
+extension DataFileHeader {
+    /// `P_BRANCH`, `P_LEAF` and `P_OVERFLOW` in `MDB_page.mp_flags`; `F_BIGDATA` in a node's flags.
+    private static let branchPageFlag: UInt16 = 0x01
+    private static let leafPageFlag: UInt16 = 0x02
+    private static let overflowPageFlag: UInt16 = 0x04
+    private static let bigDataNodeFlag: UInt16 = 0x01
+    /// The size of `MDB_node`'s header before its key (`NODESIZE`).
+    private static let nodeHeaderBytes = 8
+
+    /// The first page past the end of the file that is in use, or `nil` when every missing
+    /// page is in the free-page database (a sound file that ends early).
+    ///
+    /// Reads the free-page database (`FREE_DBI`) with `pread`: branch pages give child page
+    /// numbers, leaf nodes hold lists of free page numbers (`MDB_IDL`: a count, then the pages),
+    /// inline or on overflow pages. A page of that database past the end is itself in use.
+    /// - Throws: ``DataFileDamage`` when a page of that database is not what LMDB writes.
+    func firstMissingPageInUse(_ reader: PageReader, file: URL) throws(DataFileDamage) -> UInt64? {
+        let filePages = UInt64(fileBytes / pageSizeBytes)
+        guard let root = freeRootPage else { return filePages }
+        var free = Set<UInt64>()
+        var pending = [root]
+        var visited = 0
+        while let page = pending.popLast() {
+            visited += 1
+            guard UInt64(visited) <= lastPage + 1 else {
+                throw DataFileDamage(file: file, reason: "its free-page database loops")
+            }
+            guard let bytes = pageBytes(page, reader) else { return page }
+            let flags = PageReader.load(UInt16.self, bytes, 10)
+            guard PageReader.load(UInt64.self, bytes, 0) == page, flags & (Self.branchPageFlag | Self.leafPageFlag) != 0
+            else {
+                throw DataFileDamage(file: file, reason: "page \(page) of its free-page database is not a tree page")
+            }
+            for node in try nodeOffsets(bytes, page: page, file: file) {
+                let low = UInt64(PageReader.load(UInt16.self, bytes, node))
+                let high = UInt64(PageReader.load(UInt16.self, bytes, node + 2))
+                let nodeFlags = PageReader.load(UInt16.self, bytes, node + 4)
+                if flags & Self.branchPageFlag != 0 {
+                    pending.append(low | high << 16 | UInt64(nodeFlags) << 32)
+                    continue
+                }
+                let keyBytes = Int(PageReader.load(UInt16.self, bytes, node + 6))
+                let dataOffset = node + Self.nodeHeaderBytes + keyBytes
+                let dataBytes = Int(low | high << 16)
+                let list: [UInt8]
+                if nodeFlags & Self.bigDataNodeFlag != 0 {
+                    let overflow = PageReader.load(UInt64.self, bytes, dataOffset)
+                    guard let stored = overflowBytes(overflow, count: dataBytes, reader) else { return overflow }
+                    list = stored
+                } else {
+                    guard dataOffset + dataBytes <= bytes.count else {
+                        throw DataFileDamage(file: file, reason: "page \(page) of its free-page database is malformed")
+                    }
+                    list = Array(bytes[dataOffset..<dataOffset + dataBytes])
+                }
+                collectFreePages(list, atOrAfter: filePages, into: &free)
+            }
+        }
+        var candidate = filePages
+        while candidate <= lastPage {
+            guard free.contains(candidate) else { return candidate }
+            candidate += 1
+        }
+        return nil
+    }
+
+    /// The whole page `page`, or `nil` when the file does not hold it.
+    private func pageBytes(_ page: UInt64, _ reader: PageReader) -> [UInt8]? {
+        guard let index = Int(exactly: page), index <= reader.fileBytes / pageSizeBytes else { return nil }
+        return reader.bytes(at: index * pageSizeBytes, count: pageSizeBytes)
+    }
+
+    /// The `count` bytes stored on the overflow pages starting at `page`, or `nil` when the file
+    /// does not hold them all or `page` is not an overflow page.
+    private func overflowBytes(_ page: UInt64, count: Int, _ reader: PageReader) -> [UInt8]? {
+        guard let index = Int(exactly: page), index <= reader.fileBytes / pageSizeBytes,
+            let header = reader.bytes(at: index * pageSizeBytes, count: Self.pageHeaderBytes),
+            PageReader.load(UInt16.self, header, 10) & Self.overflowPageFlag != 0
+        else { return nil }
+        return reader.bytes(at: index * pageSizeBytes + Self.pageHeaderBytes, count: count)
+    }
+
+    /// The offsets of a tree page's nodes (`mp_ptrs`), each checked to lie inside the page.
+    private func nodeOffsets(_ bytes: [UInt8], page: UInt64, file: URL) throws(DataFileDamage) -> [Int] {
+        let lower = Int(PageReader.load(UInt16.self, bytes, 12))
+        guard lower >= Self.pageHeaderBytes, lower <= bytes.count else {
+            throw DataFileDamage(file: file, reason: "page \(page) of its free-page database is malformed")
+        }
+        var offsets: [Int] = []
+        for slot in stride(from: Self.pageHeaderBytes, to: lower - 1, by: 2) {
+            let offset = Int(PageReader.load(UInt16.self, bytes, slot))
+            guard offset >= lower, offset + Self.nodeHeaderBytes + 8 <= bytes.count else {
+                throw DataFileDamage(file: file, reason: "page \(page) of its free-page database is malformed")
+            }
+            offsets.append(offset)
+        }
+        return offsets
+    }
+
+    /// Adds the pages of one `MDB_IDL` (a count, then page numbers) at or after `first` to `free`.
+    private func collectFreePages(_ list: [UInt8], atOrAfter first: UInt64, into free: inout Set<UInt64>) {
+        let count = PageReader.load(UInt64.self, list, 0)
+        let stored = UInt64(max(list.count / 8 - 1, 0))
+        for index in 0..<Int(min(count, stored)) {
+            let page = PageReader.load(UInt64.self, list, 8 + index * 8)
+            if page >= first, page <= lastPage { free.insert(page) }
+        }
+    }
+}

@@ -1,0 +1,223 @@
+import EventJournal
+import LosslessJSON
+package import SalesforceAPI
+import Soups
+
+/// One run of a sync up over the journal: Mobile Sync's sync-up task, with crash-safe uploads.
+///
+/// The run first closes the uploads a crash left open (an intent without outcome), then sends
+/// the soup's dirty records in numeric `_soupEntryId` order, in batches of the target's
+/// `maxBatchSize`. Each batch is an intent appended before the request and an outcome appended
+/// after it; the soup projection applies the outcome, so server ids and clean flags commit in
+/// that one entry. A failure that leaves a batch's result unknown (no answer, a 5xx after
+/// retries) is thrown with the intent left open, and the next run reconciles it:
+///
+/// - a create with an external id is sent again: it is an upsert, so it cannot duplicate;
+/// - a create without one is looked up by the target's marker field, when it names one; found,
+///   its server id is recorded without sending anything;
+/// - otherwise the create is sent again and listed in ``SyncUpSummary/possibleDuplicates``;
+/// - updates and deletes are sent again (both are idempotent).
+package struct SyncUpRunner: Sendable {
+    /// The store holding the soup and the journal.
+    package let store: SyncStore
+    /// Where the records go.
+    package let target: any SyncUpTarget
+    /// The sync's id (it names the requests: `<syncId>-<n>`).
+    package let syncId: Int64
+    /// The soup whose dirty records are sent.
+    package let soupName: String
+    /// The merge mode and the default field list.
+    package let options: SyncOptions
+    /// Used only to look a create up by its marker field during reconciliation.
+    package let client: SalesforceClient?
+
+    /// Creates a runner.
+    package init(
+        store: SyncStore, target: any SyncUpTarget, syncId: Int64, soupName: String, options: SyncOptions,
+        client: SalesforceClient?
+    ) {
+        self.store = store
+        self.target = target
+        self.syncId = syncId
+        self.soupName = soupName
+        self.options = options
+        self.client = client
+    }
+
+    /// Runs the sync up.
+    ///
+    /// - Parameters:
+    ///   - shouldStop: asked before each batch; `true` ends the run early (the remaining
+    ///     records stay dirty) and the result says so.
+    ///   - progress: called with (records processed, records to process) at the start and
+    ///     after each batch.
+    /// - Returns: the summary, and whether the run stopped early.
+    /// - Throws: `SalesforceError` or `TransportFailure` when a request's result is unknown,
+    ///   `SyncError` for a target that cannot send (no field list, mixed types in a bulk
+    ///   check), `JournalError` or `SoupError` for storage trouble. Batches answered before
+    ///   the error keep their outcomes.
+    package func run(
+        shouldStop: @Sendable () -> Bool = { false },
+        progress: @Sendable (_ processed: Int, _ total: Int) async -> Void = { _, _ in }
+    ) async throws -> (summary: SyncUpSummary, stopped: Bool) {
+        var summary = SyncUpSummary()
+        var requestNumber = try await reconcile(into: &summary)
+        var pending = try await dirtyRecords()
+        let total = pending.count
+        var processed = 0
+        await progress(processed, total)
+        var isRetryPass = false
+        while true {
+            var notFound: Set<Int64> = []
+            for start in stride(from: 0, to: pending.count, by: max(1, target.maxBatchSize)) {
+                if shouldStop() { return (summary, true) }
+                let batch = Array(pending[start..<min(start + max(1, target.maxBatchSize), pending.count)])
+                requestNumber += 1
+                notFound.formUnion(try await send(batch, request: requestNumber, into: &summary))
+                if !isRetryPass {
+                    processed += batch.count
+                    await progress(processed, total)
+                }
+            }
+            // Mobile Sync re-runs once the updates that found no server record: the outcome
+            // marked them locally created, so this pass creates them again.
+            guard !isRetryPass, !notFound.isEmpty, options.mergeMode == .overwrite else { break }
+            isRetryPass = true
+            pending = try await dirtyRecords().filter { notFound.contains(Self.entryId($0)) }
+        }
+        return (summary, false)
+    }
+
+    /// Sends one batch: intent, request, outcome. Returns the records the server did not have.
+    private func send(_ batch: [JSONValue], request: Int, into summary: inout SyncUpSummary) async throws -> Set<Int64>
+    {
+        var toSend = batch
+        if options.mergeMode == .leaveIfChanged {
+            let checked = batch.filter(SyncUpAction.requiresServerCall)
+            let newer = try await target.areNewerThanServer(checked)
+            let older = Set(zip(checked, newer).filter { !$0.1 }.map { Self.entryId($0.0) })
+            summary.skippedByLeaveIfChanged.append(contentsOf: older.sorted())
+            toSend = batch.filter { !older.contains(Self.entryId($0)) }
+        }
+        guard !toSend.isEmpty else { return [] }
+        let upload = SyncUpUpload(
+            syncId: syncId, soupName: soupName, requestId: "\(syncId)-\(request)", idFieldName: target.idFieldName,
+            mergeMode: options.mergeMode,
+            items: toSend.map { record in
+                SyncUpUpload.Item(
+                    record: record, idFieldName: target.idFieldName,
+                    externalId: SyncUpFields.externalId(of: record, target: target)?.value)
+            }, externalIdFieldName: target.externalIdFieldName)
+        try store.journal.append(upload.intentDraft)
+        let outcomes = try await target.syncUp(toSend, fieldlist: options.fieldlist)
+        try store.journal.append(upload.outcomeDraft(outcomes))
+        var notFound: Set<Int64> = []
+        for (record, outcome) in zip(toSend, outcomes) {
+            if SyncUpAction.requiresServerCall(record) { summary.sent += 1 }
+            switch outcome {
+            case .created, .updated, .deleted: summary.succeeded += 1
+            case .failed:
+                summary.failed.append(
+                    SyncUpSummary.Failure(
+                        entryId: Self.entryId(record), id: record[target.idFieldName]?.string,
+                        message: outcome.lastError ?? ""))
+            case .notFound: notFound.insert(Self.entryId(record))
+            case .skipped: break
+            }
+        }
+        return notFound
+    }
+
+    /// Closes the uploads a crash left open; returns the highest request number used so far.
+    private func reconcile(into summary: inout SyncUpSummary) async throws -> Int {
+        try await Self.reconcile(
+            store: store, syncId: syncId, soupName: soupName, idFieldName: target.idFieldName,
+            mergeMode: options.mergeMode, into: &summary
+        ) { item, entryId, summary in
+            try await reconciled(item, entryId: entryId, into: &summary)
+        }
+    }
+
+    /// Closes the uploads of sync `syncId` a crash left open: one outcome entry per pending
+    /// intent, each record's outcome given by `outcome`. Returns the highest request number used.
+    static func reconcile(
+        store: SyncStore, syncId: Int64, soupName: String, idFieldName: String, mergeMode: MergeMode,
+        into summary: inout SyncUpSummary,
+        outcome: (_ item: JSONValue, _ entryId: Int64, _ summary: inout SyncUpSummary) async throws -> SyncUpOutcome
+    ) async throws -> Int {
+        var highest = 0
+        for intent in try store.pendingUploads(syncId: syncId) {
+            var upload = SyncUpUpload(
+                pendingIntent: intent, mergeMode: mergeMode, defaultSoup: soupName, defaultIdFieldName: idFieldName)
+            // An outcome needs no external id field (only an intent's fold reads it), and the
+            // outcomes of reconciliation have always been journaled without it.
+            upload.externalIdFieldName = nil
+            if let number = upload.requestId.split(separator: "-").last.flatMap({ Int($0) }) {
+                highest = max(highest, number)
+            }
+            var outcomes: [SyncUpOutcome] = []
+            for (item, record) in zip(upload.items, intent["records"]?.array ?? []) {
+                outcomes.append(try await outcome(record, item.entryId, &summary))
+            }
+            try store.journal.append(upload.outcomeDraft(outcomes))
+        }
+        return highest
+    }
+
+    /// The outcome that closes one record of an unanswered upload. `skipped` leaves the record
+    /// dirty, so this run sends it again.
+    private func reconciled(_ item: JSONValue, entryId: Int64, into summary: inout SyncUpSummary) async throws
+        -> SyncUpOutcome
+    {
+        guard item["action"]?.string == "create" else { return .skipped }
+        if let externalId = item["externalId"]?.string {
+            return try await reconciledUpsert(externalId: externalId, entryId: entryId, into: &summary)
+        }
+        guard let marker = target.markerFieldName, let client, let localId = item["id"]?.string,
+            let record = try store.soups.retrieve(soupName, ids: [entryId]).first,
+            let objectType = SyncUpFields.objectType(of: record)
+        else {
+            summary.possibleDuplicates.append(entryId)
+            return .skipped
+        }
+        let soql = "SELECT Id FROM \(objectType) WHERE \(marker) = \(SOQLQuery.quotedList([localId]))"
+        guard let serverId = try await client.query(soql).records.first?["Id"]?.string else { return .skipped }
+        summary.recovered.append(entryId)
+        return .created(serverId: serverId)
+    }
+
+    /// The outcome of an unanswered upsert by external id. Sent again, it cannot create a
+    /// second record, so the record is left to this run (`skipped`) — unless it was deleted
+    /// locally since: a record never known to the server is then dropped without a request,
+    /// and one the lost upsert did create would stay on the server for good. So the server is
+    /// asked for the external id, and a record found there is `created` with its id: the
+    /// record keeps its local delete, and this run deletes it on the server.
+    private func reconciledUpsert(externalId: String, entryId: Int64, into summary: inout SyncUpSummary)
+        async throws -> SyncUpOutcome
+    {
+        guard let field = target.externalIdFieldName, let client,
+            let record = try store.soups.retrieve(soupName, ids: [entryId]).first,
+            SyncUpAction(record: record) == .delete, let objectType = SyncUpFields.objectType(of: record)
+        else { return .skipped }
+        let soql =
+            "SELECT \(target.idFieldName) FROM \(objectType) WHERE \(field) = \(SOQLQuery.quotedList([externalId]))"
+        guard let serverId = try await client.query(soql).records.first?[target.idFieldName]?.string else {
+            return .skipped
+        }
+        summary.recovered.append(entryId)
+        return .created(serverId: serverId)
+    }
+
+    /// The soup's dirty records that the target sends (all by default), by numeric
+    /// `_soupEntryId`. The target's choice is kept only within the dirty set: it cannot make
+    /// the run send a clean record.
+    private func dirtyRecords() async throws -> [JSONValue] {
+        let dirty = try store.soups.dirtyRecords(soupName).sorted { Self.entryId($0) < Self.entryId($1) }
+        let chosen = Set(try await target.recordsToSyncUp(dirty).map(Self.entryId))
+        return dirty.filter { chosen.contains(Self.entryId($0)) }
+    }
+
+    private static func entryId(_ record: JSONValue) -> Int64 {
+        record["_soupEntryId"]?.number?.int64Value ?? 0
+    }
+}

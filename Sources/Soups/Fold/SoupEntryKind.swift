@@ -1,0 +1,30 @@
+package import EventJournal
+
+/// The journal entry kinds the soup projection folds. Every payload is JSON with a `soup`
+/// member naming the soup, and every entry has a `soup` header for filtering.
+package enum SoupEntryKind: String, CaseIterable, Sendable {
+    /// `{soup, soupId, indexes: [{path, type, id}], nextIndexId}`: a new soup.
+    case registered = "soup.registered"
+    /// The same as ``registered`` plus `reIndex`: the soup's indexes changed.
+    case altered = "soup.altered"
+    /// `{soup, paths}`: the indexes on these paths are recomputed from the records.
+    case reIndexed = "soup.reindexed"
+    /// `{soup}`: every record removed, the soup kept.
+    case cleared = "soup.cleared"
+    /// `{soup}`: the soup and its records removed.
+    case dropped = "soup.dropped"
+    /// `{soup, records}`: whole records stored under their `_soupEntryId` (create, update, upsert).
+    case saved = "soup.saved"
+    /// `{soup, ids}`: records removed by `_soupEntryId`.
+    case deleted = "soup.deleted"
+
+    /// The soup kind of a journal entry kind, `nil` for another module's kind.
+    package init?(_ kind: JournalEntry.Kind) {
+        self.init(rawValue: kind.rawValue)
+    }
+
+    /// The journal entry kind, for a switch over `JournalEntry.Kind`.
+    package var kind: JournalEntry.Kind {
+        JournalEntry.Kind(rawValue: rawValue)
+    }
+}

@@ -1,0 +1,208 @@
+public import EventJournal
+import LMDBStore
+import LosslessJSON
+
+/// The projection that folds soup entries into records, indexes, the dirty set and the soup
+/// catalog.
+///
+/// Open the journal with it, then make a ``SoupStore`` on that journal:
+///
+/// ```swift
+/// let journal = try Journal(directory: url, projections: [SoupProjection()], clock: clock, logger: logger)
+/// let store = SoupStore(journal: journal, clock: clock, idGenerator: IncrementingIDGenerator())
+/// ```
+///
+/// The fold reads only the entry and its own databases: ids and times are in the entries.
+public struct SoupProjection: Projection {
+    /// The projection's name in the journal's metadata.
+    public let name = "soups"
+    /// The layout version of the projection's databases; a change rebuilds them on open.
+    ///
+    /// Version 3 folds diacritics out of full-text tokens and keeps each record's creation
+    /// date; a compacted store of version 2 migrates in place (``migrate(from:in:)``).
+    public let version = 3
+    /// Version 2 migrates in place.
+    public var migratableVersions: Set<Int> {
+        [2]
+    }
+    /// The LMDB databases the projection owns (their layout is in `docs/soups.md`).
+    public var databaseNames: [String] {
+        SoupDatabases.names
+    }
+    /// Where the store leaves the records of the `soup.saved` entry it is appending.
+    let handoff = EntryHandoff<SavedRecords>()
+    /// Where a store appending a fetched page leaves its parsed records.
+    let pageHandoff = EntryHandoff<FetchedRecords>()
+    /// Decoded catalog entries, shared by the fold and the stores on this projection.
+    let catalogCache = CatalogCache()
+
+    /// Creates the projection.
+    public init() {}
+
+    /// Folds one entry; entries of other kinds are ignored.
+    ///
+    /// - Throws: ``SoupError/Code/storage`` for a soup entry that names no soup or an unknown
+    ///   one, or whose records have no `_soupEntryId`.
+    /// - Complexity: for a save, O(records × (indexes + tokens) × log n) LMDB operations;
+    ///   alter, re-index, clear and drop are O(n) in the soup's records.
+    public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
+        if try applyServerEntry(entry, in: context) { return }  // sync-down pages: SoupProjection+ServerPages.swift
+        if try applyUploadEntry(entry, in: context) { return }  // sync up: SoupProjection+Uploads.swift
+        if try applyImportEntry(entry, in: context) { return }  // SmartStore imports: SoupProjection+Import.swift
+        guard let kind = SoupEntryKind(entry.kind) else { return }
+        let state = SoupState(
+            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        if kind == .saved, try applySave(entry, in: state) { return }
+        let payload = try entry.jsonPayload()
+        guard let soupName = payload["soup"]?.string else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) names no soup")
+        }
+        switch kind {
+        case .registered:
+            let soup = try SoupCatalogEntry(json: payload)
+            try state.putCatalogEntry(soup)
+            let nextSoupId = try state.meta(SoupDatabases.nextSoupIdKey, default: 1)
+            try state.putMeta(SoupDatabases.nextSoupIdKey, max(nextSoupId, UInt64(soup.soupId) + 1))
+        case .altered:
+            try applyAlter(payload, in: state)
+        case .reIndexed:
+            let soup = try state.requireSoup(soupName)
+            let paths = Set((payload["paths"]?.array ?? []).compactMap(\.string))
+            try reIndex(soup, ids: Set(soup.indexes.filter { paths.contains($0.spec.path) }.map(\.id)), in: state)
+        case .cleared:
+            try state.removeAllRecords(state.requireSoup(soupName).soupId)
+        case .dropped:
+            try state.removeAllRecords(state.requireSoup(soupName).soupId)
+            _ = try state.transaction.delete(state.databases.catalog, key: Array(soupName.utf8))
+        case .saved:
+            let records = payload["records"]?.array ?? []
+            try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: nil)
+        case .deleted:
+            let soup = try state.requireSoup(soupName)
+            for id in payload["ids"]?.array ?? [] {
+                guard let entryId = id.number?.int64Value else { continue }
+                try state.removeRecord(soup.soupId, entryId)
+            }
+        }
+    }
+
+    /// Folds a save the fast way when it can; returns `false` when the general path must.
+    ///
+    /// A store appending a save hands over the records it has just serialized (see
+    /// ``EntryHandoff``). Any other fold parses the payload and stores each record as the bytes
+    /// it has there: for the saves a store appends, exactly its serialization, so no fold
+    /// serializes a saved record again. Both are pure functions of the entry.
+    private func applySave(_ entry: JournalEntry, in state: SoupState) throws -> Bool {
+        if let handed = handoff.take(sequence: entry.sequence, payload: entry.payload) {
+            guard let soupName = handed.value["soup"]?.string else { return false }
+            let records = handed.value["records"]?.array ?? []
+            try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: handed.recordBytes)
+            return true
+        }
+        let parsed = try JSONValue.parse(entry.payload, recordingElementSpansOf: "records")
+        guard let soupName = parsed.value["soup"]?.string, let records = parsed.value["records"]?.array,
+            records.count == parsed.spans.count
+        else { return false }
+        let recordBytes = parsed.spans.map { Array(entry.payload[$0]) }
+        try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: recordBytes)
+        return true
+    }
+
+    /// Stores the records of a save; `recordBytes`, when given, are their bytes.
+    private func applySave(
+        _ records: [JSONValue], soup: SoupCatalogEntry, in state: SoupState, recordBytes: [[UInt8]]?
+    ) throws {
+        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        let newRecordPlacement = try state.newRecordPlacement(in: soup)
+        for (position, record) in records.enumerated() {
+            guard let entryId = record[SoupStore.entryIdField]?.number?.int64Value, entryId > 0 else {
+                throw SoupError(.storage, "a saved record of soup \(soup.name) has no _soupEntryId")
+            }
+            // Every stored id is below the next id, so a record at or above it replaces nothing
+            // and its key follows every key of its soup.
+            let placement = UInt64(entryId) < nextEntryId ? .anywhere : newRecordPlacement
+            let bytes = recordBytes.flatMap { position < $0.count ? $0[position] : nil }
+            try state.putRecord(record, bytes: bytes, entryId: entryId, in: soup, placement: placement)
+            nextEntryId = max(nextEntryId, UInt64(entryId) + 1)
+        }
+        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+    }
+
+    /// Brings a version-2 state to version 3 (decision 0010): every record's full-text tokens
+    /// are taken again from the record, so they lose their diacritics as the fold now takes
+    /// them; only indexes that gave the record tokens, so one added without re-indexing stays
+    /// empty as SmartStore leaves it. Creation dates were not kept by version 2, and the
+    /// entries that created the records may be gone: those records keep none, and read their
+    /// last modification date as their creation date.
+    /// - Parameters:
+    ///   - version: 2.
+    ///   - context: the state to migrate.
+    public func migrate(from version: Int, in context: ProjectionContext) throws {
+        let state = SoupState(
+            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        for name in try state.soupNames() {
+            let soup = try state.requireSoup(name)
+            guard soup.indexes.contains(where: { $0.spec.type == .fullText }) else { continue }
+            let allIds = Set(soup.indexes.map(\.id))
+            try rewriteIndexEntries(soup, in: state) { record, entryId, current in
+                let tokenized = Set(current.tokenKeys.map(SoupDatabases.indexId(ofKey:)))
+                guard !tokenized.isEmpty else { return current }
+                var entries = current.keeping(allIds.subtracting(tokenized))
+                entries.merge(
+                    try IndexEntries.keys(
+                        for: record, entryId: entryId, in: soup, only: tokenized, transaction: state.transaction))
+                return entries
+            }
+        }
+    }
+
+    private func applyAlter(_ payload: JSONValue, in state: SoupState) throws {
+        let altered = try SoupCatalogEntry(json: payload)
+        let old = try state.requireSoup(altered.name)
+        let keptIds = Set(old.indexes.map(\.id)).intersection(altered.indexes.map(\.id))
+        let newIds = Set(altered.indexes.map(\.id)).subtracting(keptIds)
+        let reIndex = payload["reIndex"]?.bool ?? false
+        try state.putCatalogEntry(altered)
+        try rewriteIndexEntries(altered, in: state) { record, entryId, current in
+            var entries = current.keeping(keptIds)
+            if reIndex {
+                entries.merge(
+                    try IndexEntries.keys(
+                        for: record, entryId: entryId, in: altered, only: newIds, transaction: state.transaction))
+            } else {
+                // SmartStore leaves a new column NULL; a new full-text index also has no tokens.
+                for index in altered.indexes where newIds.contains(index.id) {
+                    entries.add(.null, index: index, soupId: altered.soupId, entryId)
+                }
+            }
+            return entries
+        }
+    }
+
+    private func reIndex(_ soup: SoupCatalogEntry, ids: Set<UInt16>, in state: SoupState) throws {
+        let otherIds = Set(soup.indexes.map(\.id)).subtracting(ids)
+        try rewriteIndexEntries(soup, in: state) { record, entryId, current in
+            var entries = current.keeping(otherIds)
+            entries.merge(
+                try IndexEntries.keys(
+                    for: record, entryId: entryId, in: soup, only: ids, transaction: state.transaction))
+            return entries
+        }
+    }
+
+    /// Replaces every record's index entries with what `rewrite` returns.
+    private func rewriteIndexEntries(
+        _ soup: SoupCatalogEntry, in state: SoupState,
+        _ rewrite: (JSONValue, Int64, IndexEntries) throws -> IndexEntries
+    ) throws {
+        // One record at a time: the cursor walks `soups.records`, and the writes go to the
+        // index, token and key-list databases, which LMDB lets one transaction change while a
+        // cursor is open on another database.
+        try state.forEachRecord(soup.soupId) { entryId, record in
+            let current = try state.indexEntries(soup.soupId, entryId)
+            try state.removeIndexEntries(soup.soupId, entryId)
+            try state.writeIndexEntries(rewrite(record, entryId, current), soup, entryId)
+            return true
+        }
+    }
+}

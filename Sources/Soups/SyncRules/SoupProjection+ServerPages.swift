@@ -1,0 +1,254 @@
+import Determinism
+package import EventJournal
+import LMDBStore
+import LosslessJSON
+
+// The sync-down entries that change soups: fetched pages and ghost cleanings.
+//
+// MobileSync writes these entries; Soups folds them so that the records and the sync's
+// watermark come from the one entry and commit together (DESIGN invariant 4). Soups must not
+// import MobileSync (layers depend one way), so the kinds and header fields are read here by
+// their names, as docs/mobilesync.md documents them. Everything the fold needs is in the entry:
+// the soup, the sync id, the id field and the merge mode.
+extension SoupProjection {
+    /// Folds a sync-down entry into the soups; returns `false` for every other kind.
+    func applyServerEntry(_ entry: JournalEntry, in context: ProjectionContext) throws -> Bool {
+        switch entry.kind.rawValue {
+        case JournalEntry.Kind.syncDownPageFetched.rawValue:
+            let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
+            try applyServerPage(entry, in: state)
+            return true
+        case JournalEntry.Kind.syncGhostsCleaned.rawValue:
+            let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
+            try applyGhostCleaning(entry, in: state)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Writes a fetched page's records under its merge mode.
+    ///
+    /// Each record is matched to a local one by the value of the id field: through the soup's
+    /// index on that field when it has one, or by one scan of the soup per page when it has not
+    /// (Mobile SDK requires the index; we accept either, docs/decisions/0314). A match keeps its
+    /// `_soupEntryId`; when several local records share the value the lowest `_soupEntryId`
+    /// wins, so the fold stays deterministic. Under LEAVE_IF_CHANGED a record whose match is
+    /// dirty *now*, when the entry is applied, is skipped: an edit made while the sync ran is
+    /// never overwritten; under OVERWRITE it is overwritten, as in Mobile SDK. A record that only
+    /// the reSync's window brought is left alone under either mode (``RefetchRule``). Written
+    /// records carry `__sync_id__`, clean flags, and the entry's time as `_soupLastModifiedDate`.
+    /// How many records were left alone is noted for the page (``takeLeftAloneCount(ofPage:in:)``).
+    private func applyServerPage(_ entry: JournalEntry, in state: SoupState) throws {
+        let header = try ServerEntryHeader(entry)
+        let rule = try RefetchRule(header)
+        let leavesChanges = try header.leavesChanges()
+        let handed = pageHandoff.take(sequence: entry.sequence, payload: entry.payload)
+        guard let records = try handed?.records ?? entry.jsonPayload().array else {
+            throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
+        }
+        let leftAlone: Int
+        if entry.header[SyncHeader.childrenSoup] != nil {
+            leftAlone = try applyParentChildrenPage(
+                records, header, rule: rule, leavesChanges: leavesChanges, in: state)
+        } else {
+            leftAlone = try applyRecordPage(
+                records, header, rule: rule, leavesChanges: leavesChanges, splices: handed?.splices, in: state)
+        }
+        var value: [UInt8] = []
+        appendBigEndian(entry.sequence, to: &value)
+        appendBigEndian(UInt64(leftAlone), to: &value)
+        try state.transaction.put(state.databases.meta, key: SoupDatabases.pageLeftAloneKey, value: value)
+    }
+
+    /// How many records of the sync-down page `sequence` its fold left alone, taken by the
+    /// sync-state projection, which folds each entry after this one in the same transaction; the
+    /// note is removed, so the soups' state holds nothing a rebuild would not. `nil` when the
+    /// page left no note (another sequence, or no soup fold before).
+    package static func takeLeftAloneCount(ofPage sequence: UInt64, in context: ProjectionContext) throws -> Int? {
+        let meta = SoupDatabases.of(context).meta
+        let count = try context.transaction.withValue(meta, key: SoupDatabases.pageLeftAloneKey) { stored -> Int? in
+            guard let stored, stored.count == 16, readBigEndian(stored.prefix(8)) == sequence else { return nil }
+            return Int(readBigEndian(stored.suffix(8)) as UInt64)
+        }
+        if count != nil { try context.transaction.delete(meta, key: SoupDatabases.pageLeftAloneKey) }
+        return count
+    }
+
+    /// Writes the records of a one-soup page; returns how many were fetched again unchanged.
+    private func applyRecordPage(
+        _ records: [JSONValue], _ header: ServerEntryHeader, rule: RefetchRule, leavesChanges: Bool,
+        splices: [RecordSplice?]?, in state: SoupState
+    ) throws -> Int {
+        let entry = header.entry
+        let idField = try header.string(SyncHeader.idFieldName)
+        let soup = try state.requireSoup(header.soup)
+        // Splicing the added fields into the record's bytes stores what serializing the cleaned
+        // record would; indexing the record as fetched is the same only while no index path
+        // starts with `_`, the added fields' first byte.
+        let splices = soup.indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") } ? nil : splices
+        let addedMembers = splices == nil ? nil : AddedMembers(syncId: header.syncId, at: entry.timestamp)
+        let idComponents = SoupPath.components(idField)
+        let idValues = records.map { SoupPath.project($0, components: idComponents) }
+        var writer = try FetchedRecordWriter(
+            state: state, soup: soup, idField: idField, rule: rule, wanted: idValues.compactMap { $0 },
+            syncId: header.syncId, time: entry.timestamp)
+        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+        var unchangedCount = 0
+        for (position, record) in records.enumerated() {
+            guard case .object = record else {
+                throw SoupError(.notAnObject, "entry \(entry.sequence): a fetched record is not a JSON object")
+            }
+            let idValue = idValues[position]
+            let match = try writer.match(record, idValue: idValue)
+            if let match, try writer.isLeftAlone(record, match: match) {
+                unchangedCount += 1
+                continue
+            }
+            if leavesChanges, let match, try writer.isInDirtySet(match) { continue }
+            var splicedBytes: ((Int64) -> [UInt8])?
+            if let splice = splices?[position], let addedMembers {
+                splicedBytes = { splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: $0)[...]) }
+            }
+            try writer.store(
+                record, idValue: idValue, match: match, nextEntryId: &nextEntryId, splicedBytes: splicedBytes)
+        }
+        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+        return unchangedCount
+    }
+
+    /// Deletes the ghosts a cleaning names, re-checked against the soups as they are now.
+    ///
+    /// The payload lists `ghostIds`, the id-field values the engine found to be ghosts of the
+    /// sync, and (decision 0319) `unownedGhostIds`, those of clean records that no sync down owns
+    /// and that the server no longer has; for a target that writes several soups, `related`
+    /// lists the same for each other soup (decision 0322). A record with a ghost's value is
+    /// deleted only if it still belongs to this sync (`__sync_id__`) and is still clean; one with
+    /// an unowned ghost's value only if it still has no `__sync_id__` and `__local__` is still
+    /// `false`. So a record edited, or fetched by a sync down, between the engine's read and this
+    /// append is kept (DESIGN invariant 5). A parent is kept too while a child of it is dirty (a
+    /// related soup naming `parentIdFieldName`), so a child's change keeps its parent.
+    private func applyGhostCleaning(_ entry: JournalEntry, in state: SoupState) throws {
+        let header = try ServerEntryHeader(entry)
+        let payload = try entry.jsonPayload()
+        var keptParents: [(children: SoupCatalogEntry, parentIdField: String)] = []
+        for related in payload["related"]?.array ?? [] {
+            guard let soupName = related["soup"]?.string, let idField = related["idFieldName"]?.string else {
+                throw SoupError(.storage, "entry \(entry.sequence): a related ghost cleaning lacks soup or idFieldName")
+            }
+            let soup = try state.requireSoup(soupName)
+            try removeGhosts(related, of: header.syncId, in: soup, idField: idField, state)
+            if let parentIdField = related["parentIdFieldName"]?.string { keptParents.append((soup, parentIdField)) }
+        }
+        let soup = try state.requireSoup(header.soup)
+        let idField = try header.string(SyncHeader.idFieldName)
+        let candidates = (payload["ghostIds"]?.array ?? []) + (payload["unownedGhostIds"]?.array ?? [])
+        let childFinders = try keptParents.map { children, parentIdField in
+            try LocalRecordFinder(state: state, soup: children, idPath: parentIdField, wanted: candidates)
+        }
+        try removeGhosts(payload, of: header.syncId, in: soup, idField: idField, state) { ghost in
+            try childFinders.contains { finder in
+                try finder.allEntryIds(for: ghost).contains { try state.isInDirtySet(finder.soup.soupId, $0) }
+            }
+        }
+    }
+
+    /// Deletes the records of `soup` that `lists` (`ghostIds`, `unownedGhostIds`) name and that
+    /// are still ghosts, unless `isKept` says otherwise for that id.
+    private func removeGhosts(
+        _ lists: JSONValue, of syncId: Int64, in soup: SoupCatalogEntry, idField: String, _ state: SoupState,
+        isKept: (JSONValue) throws -> Bool = { _ in false }
+    ) throws {
+        let ghostIds = lists["ghostIds"]?.array ?? []
+        let unownedIds = lists["unownedGhostIds"]?.array ?? []
+        let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: ghostIds + unownedIds)
+        func remove(_ ids: [JSONValue], where isStillGhost: (JSONValue) -> Bool) throws {
+            for ghost in ids where try !isKept(ghost) {
+                for entryId in try finder.allEntryIds(for: ghost) {
+                    guard let record = try state.record(soup.soupId, entryId), isStillGhost(record) else { continue }
+                    try state.removeRecord(soup.soupId, entryId)
+                }
+            }
+        }
+        try remove(ghostIds) { GhostSet.isOwnedCandidate($0, syncId: syncId) }
+        try remove(unownedIds) { GhostSet.isUnownedCandidate($0, idFieldName: idField) }
+    }
+
+    /// The fields a sync down adds to every record it stores: Mobile Sync's clean flags,
+    /// `__sync_id__` (only for a sync id ≥ 0, as Mobile SDK does), and the store's bookkeeping
+    /// fields. Every name begins with `_`, which ``SerializedPage`` relies on.
+    static func addedFields(syncId: Int64, entryId: Int64, at time: WallTime) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            LocalFlags.local: false, LocalFlags.locallyCreated: false, LocalFlags.locallyUpdated: false,
+            LocalFlags.locallyDeleted: false, LocalFlags.lastError: .null,
+            SoupStore.entryIdField: .number(JSONNumber(entryId)),
+            SoupStore.lastModifiedDateField: .number(JSONNumber(time.millisecondsSinceEpoch)),
+        ]
+        if syncId >= 0 { fields[LocalFlags.syncId] = .number(JSONNumber(syncId)) }
+        return fields
+    }
+}
+
+/// The added fields of a page's records as serialized members (no braces), made once per page:
+/// only `_soupEntryId` differs between the page's records.
+private struct AddedMembers {
+    /// The members up to the entry id's value, and after it.
+    private let head: [UInt8]
+    private let tail: [UInt8]
+
+    /// `nil` if the serialization does not hold `"_soupEntryId":0` (it always does); the fold
+    /// then serializes each record whole.
+    init?(syncId: Int64, at time: WallTime) {
+        let bytes = JSONValue.object(SoupProjection.addedFields(syncId: syncId, entryId: 0, at: time)).serialized()
+        let members = Array(bytes.dropFirst().dropLast())
+        // The key is unique, and no other member's value is a string that could contain it.
+        let marker = JSONValue.string(SoupStore.entryIdField).serialized() + Array(":0".utf8)
+        guard let range = members.firstRange(of: marker) else { return nil }
+        head = Array(members[..<(range.upperBound - 1)])
+        tail = Array(members[range.upperBound...])
+    }
+
+    func bytes(entryId: Int64) -> [UInt8] {
+        head + Array(String(entryId).utf8) + tail
+    }
+}
+
+/// Typed reads of a sync-down entry's header, failing with the entry's sequence.
+struct ServerEntryHeader {
+    let entry: JournalEntry
+    let soup: String
+    let syncId: Int64
+
+    init(_ entry: JournalEntry) throws {
+        self.entry = entry
+        guard let soup = entry.header[SyncHeader.soup]?.string,
+            let syncId = entry.header[SyncHeader.syncId]?.integer
+        else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its soup or syncId header")
+        }
+        self.soup = soup
+        self.syncId = syncId
+    }
+
+    func string(_ name: String) throws -> String {
+        guard let value = entry.header[name]?.string else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) lacks its \(name) header")
+        }
+        return value
+    }
+
+    /// The header `name`, or `nil` when the entry has none; a value that is not a string throws.
+    func optionalString(_ name: String) throws -> String? {
+        guard entry.header[name] != nil else { return nil }
+        return try string(name)
+    }
+
+    /// Whether the entry's merge mode is LEAVE_IF_CHANGED (otherwise it is OVERWRITE).
+    func leavesChanges() throws -> Bool {
+        let mode = try string(SyncHeader.mergeMode)
+        guard mode == SyncHeader.leaveIfChanged || mode == SyncHeader.overwrite else {
+            throw SoupError(.storage, "entry \(entry.sequence) has an unknown merge mode '\(mode)'")
+        }
+        return mode == SyncHeader.leaveIfChanged
+    }
+}
