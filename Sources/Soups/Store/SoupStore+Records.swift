@@ -252,9 +252,9 @@ extension SoupStore {
     /// }
     /// ```
     ///
-    /// Every write stays its own journal entry, appended in one journal commit: a crash, a full
-    /// disk, or an error thrown by a write or by `body` leaves none of them, and observers are
-    /// woken once. Other writers wait until the commit; do not call this store's own write
+    /// Every write stays its own journal entry, appended in one journal commit (decision 0206):
+    /// a crash, a full disk, or an error thrown by a write or by `body` leaves none of them, and
+    /// observers are woken once. Other writers wait until the commit; do not call this store's own write
     /// methods inside `body` (they would wait for the transaction): use the transaction's.
     ///
     /// - Returns: what `body` returns.
