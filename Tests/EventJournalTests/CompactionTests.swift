@@ -270,15 +270,17 @@ import Testing
         let killCount = 16
         var options = manualOptions
         options.compactionArchive = archive
+        let compactedMarker = archive.path + ".compacted"
         for round in 0..<killCount {
+            try? FileManager.default.removeItem(atPath: compactedMarker)
             let child = try writer.start([store.path, String(round), archive.path])
             if round >= killCount / 2 {
                 // On a loaded machine a child can need longer than the longest delay to reach
-                // its first compaction; the second half of the kills waits until the store has
-                // compacted once, so they land while a compacted store is appended to and
-                // compacted again.
-                let deadline = ContinuousClock.now + .seconds(60)
-                while !FileManager.default.fileExists(atPath: archive.path), child.isRunning,
+                // its first compaction; the second half of the kills waits until the child has
+                // seen its store compacted, so they land while a compacted store is appended to
+                // and compacted again.
+                let deadline = ContinuousClock.now + .seconds(120)
+                while !FileManager.default.fileExists(atPath: compactedMarker), child.isRunning,
                     ContinuousClock.now < deadline
                 {
                     try await Task.sleep(for: .milliseconds(5))

@@ -1,7 +1,8 @@
 // A child process for the crash-safety tests: it appends batches to a journal until it is
 // killed. Usage: journal-crash-writer DIRECTORY SEED [ARCHIVE]
 // With ARCHIVE, the journal keeps only its newest entries and compacts itself as it goes,
-// appending what it removes to ARCHIVE, so kills land inside compactions too.
+// appending what it removes to ARCHIVE, so kills land inside compactions too; once it sees its
+// store compacted it creates ARCHIVE.compacted, so a test can wait for that instead of guessing.
 // Usage: journal-crash-writer rotate DIRECTORY HEX-KEY-1 HEX-KEY-2 rotates the store's key from
 // one to the other and back until it is killed (finishing first whatever rotation a kill left).
 import Determinism
@@ -42,12 +43,17 @@ do {
         directory: URL(fileURLWithPath: arguments[1]), projections: [KindCountsProjection()],
         clock: ManualWallClock(tick: .milliseconds(1)), options: options, logger: .discarding)
     var generator = SplitMix64(seed: seed)
+    var compactionAnnounced = arguments.count == 3
     while true {
         let batchSize = Int.random(in: 1...40, using: &generator)
         try journal.write { writer in
             for _ in 0..<batchSize {
                 try writer.append(CrashWriterPayload.draft(for: writer.nextSequence))
             }
+        }
+        if !compactionAnnounced, try journal.horizon().isCompacted {
+            _ = FileManager.default.createFile(atPath: arguments[3] + ".compacted", contents: nil)
+            compactionAnnounced = true
         }
     }
 } catch {

@@ -43,8 +43,7 @@ import Testing
         try await run(["delete-sync", "busy"], org, expecting: 2)
         #expect(try await journaledStatuses() == ["RUNNING"], "nothing but the running process journals")
 
-        await org.clock.release()
-        await child.exited()
+        try await releaseHeldQueries(org, until: child)
         #expect(child.terminationStatus == 0)
         #expect(
             try await JSONValue(parsing: try run(["status", "busy", "--json"], org).standardOutput)["status"] == "DONE")
@@ -104,13 +103,17 @@ import Testing
 
     /// Starts `msync resync busy` in a child and returns once the child's first query reached
     /// the simulator, which holds its answer until the clock is released: the sync is RUNNING.
+    ///
+    /// Every query is held, not only the first: on a loaded machine the checks that follow can
+    /// outlast the client's request timeout, and a retried query answered at once would end
+    /// the sync before the test asks about it.
     private func startHeldResync(_ org: HeldOrg) async throws -> Process {
         let queried = Atomic(false)
         org.simulator.setResponseObserver { request, _ in
             if request.path.contains("/query") { queried.store(true, ordering: .sequentiallyConsistent) }
         }
         org.simulator.setFaultPlan(
-            FaultPlan(rules: [FaultRule(method: "GET", path: "/services/data/v66.0/query", latencyMs: 1, count: 1)]))
+            FaultPlan(rules: [FaultRule(method: "GET", path: "/services/data/v66.0/query", latencyMs: 1)]))
         let child = try msync.start(
             ["resync", "busy", "--store", store] + org.connectionArguments, quietly: true)
         let deadline = ContinuousClock.now + .seconds(120)
@@ -121,6 +124,18 @@ import Testing
         let didQuery = queried.load(ordering: .sequentiallyConsistent)
         #expect(didQuery, "the child never queried the server")
         return child
+    }
+
+    /// Stops holding queries and releases the held ones until `child` has ended: a query that
+    /// matched the held rule just before it was lifted may start its sleep after a release.
+    private func releaseHeldQueries(_ org: HeldOrg, until child: Process) async throws {
+        org.simulator.setFaultPlan(.none)
+        let deadline = ContinuousClock.now + .seconds(120)
+        while child.isRunning, ContinuousClock.now < deadline {
+            await org.clock.release()
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await child.exited()
     }
 
     /// The statuses of the `sync.state.changed` entries, in journal order.
