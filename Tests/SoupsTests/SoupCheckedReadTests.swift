@@ -6,8 +6,9 @@ import LosslessJSON
 import Soups
 import Testing
 
-/// Seeded damage of a plaintext store's soup records (decision 0012): no read returns a changed
-/// record; the read throws, and the next open serves the records as they were written.
+/// Seeded damage of a store's soup records, plaintext and encrypted (decision 0012): no read
+/// returns a changed record; the read throws, and the next open serves the records as they
+/// were written.
 @Suite struct SoupCheckedReadTests {
     let specs = [IndexSpec(path: "Id", type: .string), IndexSpec(path: "Amount", type: .integer)]
 
@@ -30,10 +31,13 @@ import Testing
         }
     }
 
-    @Test(arguments: UInt64(0)..<24)
-    func aDamagedRecordIsNeverReadAndTheNextOpenHealsTheStore(seed: UInt64) throws {
+    static let key = try! StoreKey(bytes: [UInt8](repeating: 0x3D, count: StoreKey.byteCount))
+
+    @Test(arguments: UInt64(0)..<24, [false, true])
+    func aDamagedRecordIsNeverReadAndTheNextOpenHealsTheStore(seed: UInt64, encrypted: Bool) throws {
         var random = SplitMix64(seed: seed)
-        let fixture = try SoupFixture("soup-checked-\(seed)")
+        let encryption = encrypted ? Self.key : nil
+        let fixture = try SoupFixture("soup-checked-\(seed)", encryption: encryption)
         defer { fixture.remove() }
         try fixture.store.registerSoup("accounts", indexSpecs: specs)
         let records: [JSONValue] = (1...8).map { n in
@@ -63,16 +67,16 @@ import Testing
         }
         try fixture.journal.close()
 
-        let healed = try SoupFixture.reopen(fixture, encryption: nil)
+        let healed = try SoupFixture.reopen(fixture, encryption: encryption)
         #expect(healed.journal.openingReport.projections == .rebuilt)
         #expect(try healed.store.retrieve("accounts", ids: ids) == created)
         #expect(try healed.rebuildMatches())
     }
 
-    /// The checksum's error, as the soups pass it on: the journal's, or the soups' storage error
-    /// caused by it.
+    /// The check's error (a checksum's, or the cipher's authentication), as the soups pass it
+    /// on: the journal's, or the soups' storage error caused by it.
     static func isDamaged(_ error: any Error) -> Bool {
-        if let error = error as? JournalError { return error.code == .damaged }
+        if let error = error as? JournalError { return error.code == .damaged || error.code == .tampered }
         if let error = error as? SoupError, let cause = error.cause { return isDamaged(cause) }
         return false
     }

@@ -19,10 +19,21 @@ extension JournalReplay {
             do {
                 // Opening may refold projections from the entries, so a damaged entry can
                 // already show here; either way it is a divergence, not a tool failure.
+                // Damage that a reading process found and noted was reported by that process;
+                // the open below replaces those projections, and verify says so without failing
+                // for it a second time. Damage this open finds first is a divergence.
+                try requireStorePath(store)
+                let noted = StoreLayout(directory: URL(fileURLWithPath: store)).projectionDamageNoted
                 let journal = try openSyncStore(store).journal
                 horizon = try journal.horizon()
-                damage = journal.openingReport.projectionsDamage.map {
-                    "projections damaged: \($0) (they were \(journal.openingReport.projections) on open)"
+                let found = journal.openingReport.projectionsDamage.map {
+                    "\($0) (they were \(journal.openingReport.projections) on open)"
+                }
+                if noted, let found {
+                    print("projections repaired: \(found)")
+                    damage = nil
+                } else {
+                    damage = found.map { "projections damaged: \($0)" }
                 }
                 let progress = ProgressReporter("verifying")
                 // The fold passes every round sequence anyway: leaving checkpoints there makes

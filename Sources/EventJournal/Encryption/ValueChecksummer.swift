@@ -111,7 +111,7 @@ package final class ValueChecksummer: ValueSealer {
     static func leaveMark(at marker: URL) throws {
         let files = FileManager.default
         guard !files.fileExists(atPath: marker.path) else { return }
-        try Data("a read found a projection value that failed its checksum\n".utf8).write(to: marker)
+        try Data("a read found a projection value that failed its check\n".utf8).write(to: marker)
         try FileDurability.flushFile(marker)
         try FileDurability.flushDirectory(marker.deletingLastPathComponent())
     }

@@ -376,7 +376,7 @@ struct JournalOpening {
         // Judged after the journal is known to be theirs: a journal behind them is refused
         // rather than folded into a rebuild (decision 0009).
         if FileManager.default.fileExists(atPath: layout.projectionDamageMarker.path) {
-            return .untrusted(reason: "a read found a projection value that failed its checksum (decision 0012)")
+            return .untrusted(reason: "a read found a projection value that failed its check (decision 0012)")
         }
         return .trusted(store)
     }
@@ -538,9 +538,11 @@ struct JournalOpening {
         // The projections are recovered from the journal; syncing them at every commit is
         // exactly the cost this layout removes (decision 0003).
         environmentOptions.flushesOnCommit = false
-        // Plaintext values are checked on read; a failed check leaves the mark `judge` looks for.
-        let sealer =
-            cipher.map { $0 as any ValueSealer } ?? ValueChecksummer(damageMarker: layout.projectionDamageMarker)
+        // Values are checked on read (checksums, or the cipher's authentication); a failed
+        // check leaves the mark `judge` looks for.
+        let sealer: any ValueSealer =
+            cipher.map { ProjectionCipher(cipher: $0, damageMarker: layout.projectionDamageMarker) }
+            ?? ValueChecksummer(damageMarker: layout.projectionDamageMarker)
         let environment = try Environment(
             directory: layout.projectionDirectory, options: environmentOptions, sealer: sealer)
         return try ProjectionStore(projections: projections, in: environment)

@@ -48,6 +48,14 @@ public struct StoreLayout: Sendable, Hashable {
         projectionDirectory.appendingPathComponent("damaged")
     }
 
+    /// Whether a process that read the projections found them damaged and left word for the
+    /// next open to replace them: the mark of a failed value check, or LMDB's ``DamageNote``.
+    /// That process reported the damage itself (a typed error, or one line and status 3).
+    package var projectionDamageNoted: Bool {
+        FileManager.default.fileExists(atPath: projectionDamageMarker.path)
+            || DamageNote.read(in: projectionDirectory) != nil
+    }
+
     /// Where a checkpoint being restored is assembled before it replaces the projections.
     var restoringProjectionDirectory: URL {
         directory.appendingPathComponent("projections.restoring", isDirectory: true)
