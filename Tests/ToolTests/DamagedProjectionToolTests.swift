@@ -42,9 +42,7 @@ import Testing
     }
 
     private func environment(encrypted: Bool) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SYNCJOURNAL_KEY"] = encrypted ? Self.keyHex : nil
-        return environment
+        ToolWorkspace.environment(keyHex: encrypted ? Self.keyHex : nil)
     }
 
     /// A fresh copy of `pristine` whose projections file `damage` changed.

@@ -108,9 +108,7 @@ import Testing
     }
 
     private func environment(encrypted: Bool) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SYNCJOURNAL_KEY"] = encrypted ? Self.keyHex : nil
-        return environment
+        ToolWorkspace.environment(keyHex: encrypted ? Self.keyHex : nil)
     }
 
     private func query(_ store: URL, encrypted: Bool) async throws -> BuiltProduct.Output {

@@ -1,3 +1,4 @@
+import Foundation
 import SyncTesting
 
 /// Both built tools and a throw-away directory: what the suites that drive `msync` and
@@ -7,5 +8,13 @@ enum ToolWorkspace {
         msync: BuiltProduct, replay: BuiltProduct, directory: TemporaryDirectory
     ) {
         (try BuiltProduct("msync"), try BuiltProduct("journal-replay"), try TemporaryDirectory(label))
+    }
+
+    /// The test's environment with `SYNCJOURNAL_KEY` set to `keyHex`, or removed when `nil`: how
+    /// the tools are given an encrypted store's key.
+    static func environment(keyHex: String?) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SYNCJOURNAL_KEY"] = keyHex
+        return environment
     }
 }
