@@ -95,6 +95,22 @@ public struct BuiltProduct: Sendable {
 }
 
 extension Process {
+    /// Waits, without blocking a thread, until `condition` holds, the process has ended, or
+    /// `limit` has passed, checking every 5 ms; returns whether `condition` held.
+    ///
+    /// How a test waits for a child to reach a point (a query sent, a file written) before it
+    /// acts on it; the caller decides what an ended child or the limit means.
+    @discardableResult
+    public func waitWhileRunning(
+        until condition: () -> Bool, limit: Duration = .seconds(120)
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while !condition(), isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
     /// Waits for the process to exit without blocking a thread of the cooperative pool, which
     /// may be serving an in-process simulator the process talks to.
     public func exited() async {

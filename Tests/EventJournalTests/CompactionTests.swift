@@ -279,12 +279,7 @@ import Testing
                 // its first compaction; the second half of the kills waits until the child has
                 // seen its store compacted, so they land while a compacted store is appended to
                 // and compacted again.
-                let deadline = ContinuousClock.now + .seconds(120)
-                while !FileManager.default.fileExists(atPath: compactedMarker), child.isRunning,
-                    ContinuousClock.now < deadline
-                {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
+                try await child.waitWhileRunning(until: { FileManager.default.fileExists(atPath: compactedMarker) })
             }
             try await Task.sleep(for: .microseconds(UInt32.random(in: 5_000...150_000, using: &generator)))
             kill(child.processIdentifier, SIGKILL)

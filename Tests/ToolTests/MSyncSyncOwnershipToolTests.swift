@@ -116,12 +116,8 @@ import Testing
             FaultPlan(rules: [FaultRule(method: "GET", path: "/services/data/v66.0/query", latencyMs: 1)]))
         let child = try msync.start(
             ["resync", "busy", "--store", store] + org.connectionArguments, quietly: true)
-        let deadline = ContinuousClock.now + .seconds(120)
-        while !queried.load(ordering: .sequentiallyConsistent), child.isRunning, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        let didQuery = try await child.waitWhileRunning(until: { queried.load(ordering: .sequentiallyConsistent) })
         org.simulator.setResponseObserver(nil)
-        let didQuery = queried.load(ordering: .sequentiallyConsistent)
         #expect(didQuery, "the child never queried the server")
         return child
     }

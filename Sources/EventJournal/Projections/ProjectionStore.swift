@@ -160,29 +160,30 @@ struct ProjectionStore {
         return steps
     }
 
-    /// How this state migrates to this build's projections: the versions that wrote it and the
-    /// step of each projection that changed; `nil` unless it has this build's layout (or one it
-    /// migrates from) and every changed projection can migrate from its version.
+    /// How this state migrates to this build's projections: the versions that wrote it, the
+    /// layout its values have, and the step of each projection that changed; `nil` unless it
+    /// has this build's layout (or one it migrates from) and every changed projection can
+    /// migrate from its version.
     func migrationPlan(_ transaction: Transaction) throws -> (
-        signature: String, steps: [(projection: any Projection, from: Int)]
+        signature: String, layout: UInt32, steps: [(projection: any Projection, from: Int)]
     )? {
         guard let layout = try storedLayout(transaction),
             layout == Self.layoutVersion || Self.migratableLayoutVersions.contains(layout),
             let stored = try transaction.get(fold, key: Self.signatureKey).map({ String(decoding: $0, as: UTF8.self) }),
             let steps = Self.migrationSteps(of: projections, from: stored)
         else { return nil }
-        return (stored, steps)
+        return (stored, layout, steps)
     }
 
     /// Migrates state written by other versions of the projections in place, in
     /// `transaction`, and records this build's versions; returns whether it could (when not,
     /// nothing changed).
     func migrate(in transaction: Transaction) throws -> Bool {
-        guard let steps = try migrationPlan(transaction)?.steps else { return false }
+        guard let plan = try migrationPlan(transaction) else { return false }
         // The values first: the projections' own migrations read them through the seal.
-        if try storedLayout(transaction) != Self.layoutVersion { try migrateLayout(in: transaction) }
+        if plan.layout != Self.layoutVersion { try migrateLayout(in: transaction) }
         let context = context(transaction)
-        for step in steps { try step.projection.migrate(from: step.from, in: context) }
+        for step in plan.steps { try step.projection.migrate(from: step.from, in: context) }
         try transaction.put(fold, key: Self.signatureKey, value: Array(signature.utf8))
         return true
     }

@@ -254,8 +254,9 @@ extension SoupStore {
     ///
     /// Every write stays its own journal entry, appended in one journal commit (decision 0206):
     /// a crash, a full disk, or an error thrown by a write or by `body` leaves none of them, and
-    /// observers are woken once. Other writers wait until the commit; do not call this store's own write
-    /// methods inside `body` (they would wait for the transaction): use the transaction's.
+    /// observers are woken once. Other writers wait until the commit; do not call this store's
+    /// own write methods inside `body` (they would wait for the transaction): use the
+    /// transaction's.
     ///
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws, unchanged (the writes are then undone), or a ``SoupError``
