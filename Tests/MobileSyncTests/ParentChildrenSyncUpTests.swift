@@ -26,6 +26,19 @@ import Testing
         _ = try await harness.manager.syncDown(target: down, soupName: Harness.accounts, name: "down")
     }
 
+    /// Creates a child under Account 0's local parent and runs an OVERWRITE parent/children
+    /// sync up with external ids, which must end DONE; returns the child as created.
+    static func sendANewChildOfAccount0(_ harness: Harness) async throws -> JSONValue {
+        let child = try harness.store.soups.createLocally(
+            Harness.contacts,
+            ["attributes": ["type": "Contact"], "LastName": "New child", "AccountId": .string(Harness.accountId(0))])
+        let final = try await harness.manager.syncUp(
+            target: Harness.parentChildrenUpTarget(.masterDetail, externalIds: true), options: overwrite,
+            soupName: Harness.accounts)
+        #expect(final.status == .done, "\(final.error)")
+        return child
+    }
+
     @Test func aNewParentAndItsChildrenGoInOneRequestAndTheChildrenPointAtItsServerId() async throws {
         try await Harness.with(accounts: 0) { harness in
             let tree = try harness.createTreeLocally("Offline", children: 2)
@@ -162,16 +175,7 @@ import Testing
             // Another client replaces the Account: same external id, a new id and a newer name.
             try harness.simulator.delete(type: "Account", id: Harness.accountId(0))
             try harness.simulator.write(type: "Account", fields: ["Name": "Theirs", "ExternalId__c": "ACC-0"])
-            let child = try harness.store.soups.createLocally(
-                Harness.contacts,
-                [
-                    "attributes": ["type": "Contact"], "LastName": "New child",
-                    "AccountId": .string(Harness.accountId(0)),
-                ])
-            let final = try await harness.manager.syncUp(
-                target: Harness.parentChildrenUpTarget(.masterDetail, externalIds: true), options: Self.overwrite,
-                soupName: Harness.accounts)
-            #expect(final.status == .done, "\(final.error)")
+            let child = try await Self.sendANewChildOfAccount0(harness)
             let accounts = harness.simulator.liveRecords(type: "Account")
             #expect(accounts.count == 1)
             let account = try #require(accounts.first)
@@ -180,10 +184,41 @@ import Testing
             let parent = try #require(try harness.records(Harness.accounts).first)
             #expect(parent["Id"] == account["Id"])
             #expect(parent["__local__"] == false)
+            // Clean, so it must hold what the server holds: no later reSync would correct it.
+            #expect(parent["Name"] == "Theirs")
+            #expect(parent["LastModifiedDate"] == account["LastModifiedDate"])
             let childEntryId = try #require(child["_soupEntryId"]?.number?.int64Value)
             let uploaded = try #require(try harness.store.soups.retrieve(Harness.contacts, ids: [childEntryId]).first)
             #expect(uploaded["AccountId"] == account["Id"])
             #expect(uploaded["__local__"] == false)
+        }
+    }
+
+    /// Where a sync down already fetched the record now holding the parent's external id, the
+    /// adopted parent absorbs that copy and holds the server's newest values, so the soup keeps
+    /// one clean record equal to the server's (the long campaign's seed 27: the stale parent
+    /// absorbed the fresh copy and kept an older name for good).
+    @Test func anAdoptedParentAbsorbsTheFetchedCopyAndHoldsTheServersNewestValues() async throws {
+        try await Harness.with(accounts: 1, contactsPerAccount: 0, masterDetail: true) { harness in
+            try await Self.syncDownAccount0WithExternalId(harness)
+            try harness.simulator.delete(type: "Account", id: Harness.accountId(0))
+            let newId = try harness.simulator.write(
+                type: "Account", fields: ["Name": "Theirs", "ExternalId__c": "ACC-0"])
+            _ = try await harness.manager.reSync(name: "down")
+            #expect(try harness.records(Harness.accounts).count == 2, "the stale parent and the fetched copy")
+            try harness.simulator.write(type: "Account", id: newId, fields: ["Name": "Theirs, edited"])
+            _ = try await Self.sendANewChildOfAccount0(harness)
+            let account = try #require(harness.simulator.liveRecords(type: "Account").first)
+            #expect(account["Name"] == "Theirs, edited")
+            let parents = try harness.records(Harness.accounts)
+            #expect(parents.count == 1)
+            let parent = try #require(parents.first)
+            #expect(parent["Id"] == .string(newId))
+            #expect(parent["Name"] == "Theirs, edited")
+            #expect(parent["LastModifiedDate"] == account["LastModifiedDate"])
+            #expect(parent["__local__"] == false)
+            #expect(parent["__sync_id__"] != nil && parent["__sync_id__"] != .null, "ghost cleaning still sees it")
+            #expect(harness.simulator.liveRecords(type: "Contact").map { $0["AccountId"] } == [.string(newId)])
         }
     }
 

@@ -302,4 +302,12 @@ import Testing
         #expect(lines.first?.hasPrefix("seed 7: 40 steps") == true)
         #expect(lines.allSatisfy { $0.hasSuffix("every invariant held") })
     }
+
+    @Test func aShrinkAttemptCountOutOfRangeIsBadInput() async throws {
+        let output = try await BuiltProduct("journal-replay").run([
+            "simulate", "--seed", "7", "--steps", "5", "--shrink-attempts", "100001",
+        ])
+        #expect(output.status == 2)
+        #expect(output.standardError.contains("--shrink-attempts must be 0 to 100000"), "\(output.standardError)")
+    }
 }

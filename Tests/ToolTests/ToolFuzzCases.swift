@@ -69,6 +69,7 @@ extension Pools {
             arguments += ["--seed", pick(["1", "-1", "x", "18446744073709551616", ""], &g)]
             arguments += ["--steps", pick(["0", "-5", "100001", "x", "1e3", "9223372036854775808"], &g)]
             arguments += maybe("--seeds", ["0", "10001", "-1", "x"], &g)
+            arguments += maybe("--shrink-attempts", ["-1", "100001", "x", "0"], &g)
         default:
             arguments += [path]
         }

@@ -12,17 +12,23 @@ extension JournalReplay {
         @Option(help: "The first seed.") var seed: UInt64
         @Option(help: "Steps per seed.") var steps: Int = 200
         @Option(help: "How many seeds, from --seed on.") var seeds: Int = 1
+        @Option(help: "At most this many reruns to shorten a failing seed's steps; 0 reports the failure at once.")
+        var shrinkAttempts: Int = 200
 
         func validate() throws {
             guard steps > 0, steps <= 100_000 else { throw ValidationError("--steps must be 1 to 100000") }
             guard seeds > 0, seeds <= 10_000 else { throw ValidationError("--seeds must be 1 to 10000") }
+            guard shrinkAttempts >= 0, shrinkAttempts <= 100_000 else {
+                throw ValidationError("--shrink-attempts must be 0 to 100000")
+            }
         }
 
         func run() async throws {
             var failed = 0
             for offset in 0..<UInt64(seeds) {
                 let seed = seed &+ offset
-                let (outcome, shortest) = try await SyncSimulation.campaign(seed: seed, steps: steps)
+                let (outcome, shortest) = try await SyncSimulation.campaign(
+                    seed: seed, steps: steps, shrinkAttemptsMax: shrinkAttempts)
                 let line =
                     "seed \(seed): \(outcome.stepsRun) steps, \(outcome.syncsDone) syncs DONE, "
                     + "\(outcome.syncsFailed) FAILED or STOPPED, \(outcome.crashes) crashes, "

@@ -183,7 +183,10 @@ private struct Fold {
             case "created":
                 let serverId = outcome["serverId"]?.string ?? "?"
                 serverIds.insert(serverId)
-                note(entry, action: "created on the server as \(serverId) by sync \(syncId)", record: nil)
+                let action =
+                    outcome["serverFields"] == nil
+                    ? "created on the server as \(serverId)" : "took over the server's record \(serverId)"
+                note(entry, action: "\(action) by sync \(syncId)", record: nil)
             case "deleted":
                 note(entry, action: "deleted by sync \(syncId)", record: nil)
                 exists = false

@@ -223,9 +223,11 @@ package struct ParentChildrenSyncUpRunner: Sendable {
             // whatever changed that record since (decision 0323). Otherwise the parent is
             // created again. Either outcome marks the children to follow it.
             if SyncUpAction(record: parent) == .none,
-                let serverId = try await target.serverIdOfParent(withTheExternalIdOf: parent)
+                let server = try await target.serverRecordOfParent(
+                    withTheExternalIdOf: parent, fieldlist: options.fieldlist),
+                let serverId = server[target.relationship.parent.idFieldName]?.string
             {
-                outcomes[0] = .created(serverId: serverId)
+                outcomes[0] = .adopted(serverId: serverId, serverFields: server)
                 adoptedParent = true
             } else {
                 outcomes[0] = .notFound
@@ -242,7 +244,7 @@ package struct ParentChildrenSyncUpRunner: Sendable {
         let parentIsInThisRequest = steps.contains { !$0.isChild }
         let parentSucceeded: Bool =
             switch outcomes[0] {
-            case .created, .updated, .deleted: true
+            case .created, .adopted, .updated, .deleted: true
             case .skipped: !parentIsInThisRequest || !SyncUpAction.requiresServerCall(parent)
             case .notFound, .failed: false
             }
@@ -269,7 +271,7 @@ package struct ParentChildrenSyncUpRunner: Sendable {
         for (item, outcome) in zip(items, outcomes) {
             if sent.contains(item.entryId) { summary.sent += 1 }
             switch outcome {
-            case .created, .updated, .deleted: summary.succeeded += 1
+            case .created, .adopted, .updated, .deleted: summary.succeeded += 1
             case .failed:
                 summary.failed.append(
                     SyncUpSummary.Failure(entryId: item.entryId, id: item.id, message: outcome.lastError ?? ""))

@@ -217,16 +217,36 @@ public struct ParentChildrenSyncUpTarget: Sendable {
 
     // MARK: - LEAVE_IF_CHANGED
 
-    /// The server id of the parent record whose external id is `parent`'s, when the server
-    /// has one: the record a clean parent the server lost is taken to be now (decision 0323).
+    /// The server record of the parent whose external id is `parent`'s, when the server has
+    /// one: the record a clean parent the server lost is taken to be now (decision 0323).
+    /// One query, `select <id>, <date>, <external id>, <fields> from <Parent> where
+    /// <externalIdField> = '<value>'`, reads the fields a parent is created and updated with
+    /// (`fieldlist` where the target names none), so the adopted parent can hold the server's
+    /// values instead of its own stale ones.
     ///
-    /// - Returns: `nil` when the relationship names no parent external id field, `parent` has
-    ///   no value in it, or no server record has that value.
+    /// - Returns: the record as the query answers it (with `attributes`); `nil` when the
+    ///   relationship names no parent external id field, `parent` has no value in it, or no
+    ///   server record has that value.
     /// - Throws: what the query throws when its result is unknown (no answer, 5xx).
-    public func serverIdOfParent(withTheExternalIdOf parent: JSONValue) async throws -> String? {
-        guard let (_, value) = SyncUpFields.externalId(of: parent, field: relationship.parent.externalIdFieldName)
+    public func serverRecordOfParent(withTheExternalIdOf parent: JSONValue, fieldlist: [String]?) async throws
+        -> [String: JSONValue]?
+    {
+        let info = relationship.parent
+        guard let externalIdField = info.externalIdFieldName,
+            let (_, value) = SyncUpFields.externalId(of: parent, field: externalIdField)
         else { return nil }
-        return try await serverId(ofExternalId: value, isChild: false)
+        var fields: [String] = []
+        // SOQL refuses a field selected twice, in any case.
+        var selected: Set<String> = []
+        for field in [info.idFieldName, info.modificationDateFieldName, externalIdField]
+            + (createFieldlist ?? fieldlist ?? []) + (updateFieldlist ?? fieldlist ?? [])
+        where selected.insert(field.lowercased()).inserted {
+            fields.append(field)
+        }
+        let query =
+            "select \(fields.joined(separator: ", ")) from \(info.sobjectType) "
+            + "where \(externalIdField) = \(SOQLQuery.quotedList([value]))"
+        return try await client.query(query).records.first?.object
     }
 
     /// The server id of the parent (or child) record holding `externalId` in the relationship's

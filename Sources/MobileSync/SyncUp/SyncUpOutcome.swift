@@ -4,6 +4,12 @@ public import LosslessJSON
 public enum SyncUpOutcome: Hashable, Sendable {
     /// Created (or upserted): the server id replaces the local id and the record is cleaned.
     case created(serverId: String)
+    /// Nothing was written: a clean record the server lost takes over the server record that
+    /// now holds its external id (decision 0323). The server id and `serverFields`, the
+    /// server's values as read, replace the record's own, which are stale, and it is cleaned;
+    /// other clean copies of that server record are merged into it first. A record changed
+    /// while the request was out keeps its change and sends it as an update.
+    case adopted(serverId: String, serverFields: [String: JSONValue])
     /// Updated: the record is cleaned.
     case updated
     /// Deleted on the server, already gone there, or never sent because it was created and

@@ -115,7 +115,7 @@ package struct SyncUpRunner: Sendable {
         for (record, outcome) in zip(toSend, outcomes) {
             if SyncUpAction.requiresServerCall(record) { summary.sent += 1 }
             switch outcome {
-            case .created, .updated, .deleted: summary.succeeded += 1
+            case .created, .adopted, .updated, .deleted: summary.succeeded += 1
             case .failed:
                 summary.failed.append(
                     SyncUpSummary.Failure(

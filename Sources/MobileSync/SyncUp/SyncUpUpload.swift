@@ -133,6 +133,12 @@ package struct SyncUpUpload: Hashable, Sendable {
             case .created(let serverId):
                 fields["outcome"] = "created"
                 fields["serverId"] = .string(serverId)
+            case .adopted(let serverId, let serverFields):
+                // A created outcome with the server's values: a build that predates them still
+                // folds it as the create it is to the children.
+                fields["outcome"] = "created"
+                fields["serverId"] = .string(serverId)
+                fields["serverFields"] = .object(serverFields)
             case .updated: fields["outcome"] = "updated"
             case .deleted: fields["outcome"] = "deleted"
             case .notFound: fields["outcome"] = "notFound"

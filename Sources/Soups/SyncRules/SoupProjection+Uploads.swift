@@ -52,9 +52,11 @@ extension SoupProjection {
 
     /// Folds an upload outcome into its soup.
     ///
-    /// The payload is `{"outcomes": [{"entryId", "outcome", "version", "serverId"?, "error"?}]}`
-    /// where `outcome` is `created`, `updated`, `deleted`, `notFound`, `failed` or `skipped`,
-    /// and `version` is the record's `_soupLastModifiedDate` when the upload was decided.
+    /// The payload is `{"outcomes": [{"entryId", "outcome", "version", "serverId"?,
+    /// "serverFields"?, "error"?}]}` where `outcome` is `created`, `updated`, `deleted`,
+    /// `notFound`, `failed` or `skipped`, and `version` is the record's `_soupLastModifiedDate`
+    /// when the upload was decided. `serverFields` marks a created record that adopted a server
+    /// record without writing to it (decision 0323): they replace its values.
     ///
     /// A record changed locally since then (its `_soupLastModifiedDate` differs) keeps its
     /// flags, so the newer change is sent by the next sync up instead of being cleaned away;
@@ -101,7 +103,13 @@ extension SoupProjection {
                     throw SoupError(.storage, "entry \(entry.sequence): a created outcome without serverId")
                 }
                 fields[idField] = .string(serverId)
-                try absorbServerCopies(of: entryId, serverId: .string(serverId), into: &fields, idField, soup, state)
+                // An adopted record (decision 0323) wrote nothing: unless it changed meanwhile,
+                // the server's values replace its own stale ones.
+                let adopted = unchanged ? outcome["serverFields"]?.object : nil
+                try absorbServerCopies(
+                    of: entryId, serverId: .string(serverId), into: &fields, takingTheirValues: adopted != nil, idField,
+                    soup, state)
+                fields.merge(adopted ?? [:]) { _, server in server }
                 Self.markCreatedOnTheServer(&fields, unchanged: unchanged)
             case "updated":
                 guard unchanged else { continue }
@@ -149,11 +157,12 @@ extension SoupProjection {
 
     /// Removes the clean copies a sync down stored of a create before its outcome named the
     /// server id: they are the same server record as `entryId`, which takes over their
-    /// `__sync_id__` so that ghost cleaning still sees it. A copy with local changes is kept:
-    /// merging two sets of edits is the app's decision, and dropping either would lose one.
+    /// `__sync_id__` so that ghost cleaning still sees it, and, `takingTheirValues` (an adopted
+    /// record, whose own values are stale), their server fields too. A copy with local changes
+    /// is kept: merging two sets of edits is the app's decision, and dropping either would lose one.
     private func absorbServerCopies(
-        of entryId: Int64, serverId: JSONValue, into fields: inout [String: JSONValue], _ idField: String,
-        _ soup: SoupCatalogEntry, _ state: SoupState
+        of entryId: Int64, serverId: JSONValue, into fields: inout [String: JSONValue], takingTheirValues: Bool,
+        _ idField: String, _ soup: SoupCatalogEntry, _ state: SoupState
     ) throws {
         let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: [serverId])
         for copyId in try finder.allEntryIds(for: serverId) where copyId != entryId {
@@ -161,8 +170,21 @@ extension SoupProjection {
             if fields[LocalFlags.syncId] == nil, let syncId = copy[LocalFlags.syncId] {
                 fields[LocalFlags.syncId] = syncId
             }
+            if takingTheirValues, case .object(let copyFields) = copy {
+                fields.merge(copyFields.filter { !Self.isBookkeeping($0.key) }) { _, copied in copied }
+            }
             try state.removeRecord(soup.soupId, copyId)
         }
+    }
+
+    /// Whether a record field is the soup's or the sync's own (`_soup…`, the `__local__`
+    /// family, `__sync_id__`, `__last_error__`) rather than one of the server record's.
+    private static func isBookkeeping(_ field: String) -> Bool {
+        field.hasPrefix("_soup")
+            || [
+                LocalFlags.local, LocalFlags.locallyCreated, LocalFlags.locallyUpdated, LocalFlags.locallyDeleted,
+                LocalFlags.syncId, LocalFlags.lastError,
+            ].contains(field)
     }
 
     /// The state and the catalog entry of the soup an upload entry names.

@@ -341,9 +341,14 @@ extension SyncSimulation {
                 let differing = localValues.keys.filter {
                     serverValues[$0] != nil && serverValues[$0] != localValues[$0]
                 }
+                // The values, so a failing seed says what diverged without a rerun.
+                let values = differing.sorted().prefix(3).map { id in
+                    let show = { (values: [JSONValue]?) in JSONValue.array(values ?? []).serializedString }
+                    return "\(id): local \(show(localValues[id])), server \(show(serverValues[id]))"
+                }
                 throw InvariantFailure(
                     "\(soup) and the server's \(type)s differ: only local \(onlyLocal), only on the server "
-                        + "\(onlyServer), different \(differing.sorted())")
+                        + "\(onlyServer), different \(differing.sorted()) (\(values.joined(separator: "; ")))")
             }
         }
     }

@@ -87,6 +87,40 @@ import Testing
         #expect(try store.journal.verify().isConsistent)
     }
 
+    /// An adopted record (decision 0323) takes the server's values over its stale ones and
+    /// absorbs a clean copy of the server record; changed while the request was out, it keeps
+    /// its change and becomes an update instead.
+    @Test func anAdoptedRecordTakesTheServersValuesUnlessItChangedMeanwhile() throws {
+        defer { directory.remove() }
+        let stale = try store.soups.create(
+            "accounts", ["Id": "001OLD", "Name": "Stale", "Phone": "1", "__local__": false])
+        let copy = try store.soups.create(
+            "accounts", ["Id": "001NEW", "Name": "Fetched", "Phone": "2", "__local__": false, "__sync_id__": 3])
+        let edited = try store.soups.create("accounts", ["Id": "001GONE", "Name": "Mine", "__local__": false])
+        let upload = upload([stale, edited])
+        try store.journal.append(upload.intentDraft)
+        _ = try store.soups.updateLocally("accounts", entryId: Self.entryId(edited), changes: ["Name": "Mine 2"])
+
+        try store.journal.append(
+            upload.outcomeDraft([
+                .adopted(serverId: "001NEW", serverFields: ["Id": "001NEW", "Name": "Newest"]),
+                .adopted(serverId: "001OTHER", serverFields: ["Id": "001OTHER", "Name": "Theirs"]),
+            ]))
+
+        let adopted = try #require(try record(Self.entryId(stale)))
+        #expect(adopted["Id"] == "001NEW")
+        #expect(adopted["Name"] == "Newest", "the server's value, read last")
+        #expect(adopted["Phone"] == "2", "the fetched copy's value of a field the server was not asked for")
+        #expect(adopted["__sync_id__"] == 3)
+        #expect(adopted["__local__"] == false)
+        #expect(try record(Self.entryId(copy)) == nil)
+        let kept = try #require(try record(Self.entryId(edited)))
+        #expect(kept["Id"] == "001OTHER")
+        #expect(kept["Name"] == "Mine 2")
+        #expect(kept["__locally_updated__"] == true)
+        #expect(try store.journal.verify().isConsistent)
+    }
+
     @Test func failuresKeepTheChangeWithTheServersErrorAndNotFoundFollowsTheMergeMode() throws {
         defer { directory.remove() }
         let first = try store.soups.updateLocally(
