@@ -86,9 +86,13 @@ public struct BuiltProduct: Sendable {
         try process.run()
         let watchdog = timeLimit.map { Watchdog(pid: process.processIdentifier, timeLimit: $0) }
         await process.exited()
-        let timedOut = watchdog?.finish() ?? false
+        let fired = watchdog?.finish() ?? false
+        let wasKilled = process.terminationReason == .uncaughtSignal
+        // The watchdog can fire just after the process exited by itself, before its end was
+        // seen here: that run did not outlive its limit.
+        let timedOut = fired && wasKilled && process.terminationStatus == SIGKILL
         return Output(
-            status: process.terminationStatus, wasKilled: process.terminationReason == .uncaughtSignal,
+            status: process.terminationStatus, wasKilled: wasKilled,
             standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
             standardError: try String(contentsOf: errorURL, encoding: .utf8), timedOut: timedOut)
     }

@@ -102,14 +102,12 @@ extension SoupProjection {
                 guard let serverId = outcome["serverId"]?.string else {
                     throw SoupError(.storage, "entry \(entry.sequence): a created outcome without serverId")
                 }
-                fields[idField] = .string(serverId)
                 // An adopted record (decision 0323) wrote nothing: unless it changed meanwhile,
                 // the server's values replace its own stale ones.
-                let adopted = unchanged ? outcome["serverFields"]?.object : nil
-                try absorbServerCopies(
-                    of: entryId, serverId: .string(serverId), into: &fields, takingTheirValues: adopted != nil, idField,
-                    soup, state)
-                fields.merge(adopted ?? [:]) { _, server in server }
+                let created = CreatedRecord(
+                    entryId: entryId, serverId: .string(serverId), idField: idField,
+                    adoptedValues: unchanged ? outcome["serverFields"]?.object : nil)
+                try applyCreated(created, to: &fields, soup, state)
                 Self.markCreatedOnTheServer(&fields, unchanged: unchanged)
             case "updated":
                 guard unchanged else { continue }
@@ -155,26 +153,38 @@ extension SoupProjection {
         }
     }
 
-    /// Removes the clean copies a sync down stored of a create before its outcome named the
-    /// server id: they are the same server record as `entryId`, which takes over their
-    /// `__sync_id__` so that ghost cleaning still sees it, and, `takingTheirValues` (an adopted
-    /// record, whose own values are stale), their server fields too. A copy with local changes
-    /// is kept: merging two sets of edits is the app's decision, and dropping either would lose one.
-    private func absorbServerCopies(
-        of entryId: Int64, serverId: JSONValue, into fields: inout [String: JSONValue], takingTheirValues: Bool,
-        _ idField: String, _ soup: SoupCatalogEntry, _ state: SoupState
+    /// A record a `created` outcome names: its server id, and the server's values when it
+    /// adopted that record without writing to it.
+    private struct CreatedRecord {
+        var entryId: Int64
+        var serverId: JSONValue
+        var idField: String
+        var adoptedValues: [String: JSONValue]?
+    }
+
+    /// Gives a created record its server id and removes the clean copies a sync down stored of
+    /// it before its outcome named that id: they are the same server record, whose
+    /// `__sync_id__` the record takes over so that ghost cleaning still sees it. An adopted
+    /// record, whose own values are stale, takes the copies' server fields and then the values
+    /// the server answered. A copy with local changes is kept: merging two sets of edits is the
+    /// app's decision, and dropping either would lose one.
+    private func applyCreated(
+        _ created: CreatedRecord, to fields: inout [String: JSONValue], _ soup: SoupCatalogEntry, _ state: SoupState
     ) throws {
-        let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: [serverId])
-        for copyId in try finder.allEntryIds(for: serverId) where copyId != entryId {
+        fields[created.idField] = created.serverId
+        let finder = try LocalRecordFinder(
+            state: state, soup: soup, idPath: created.idField, wanted: [created.serverId])
+        for copyId in try finder.allEntryIds(for: created.serverId) where copyId != created.entryId {
             guard let copy = try state.record(soup.soupId, copyId), !LocalFlags.isDirty(copy) else { continue }
             if fields[LocalFlags.syncId] == nil, let syncId = copy[LocalFlags.syncId] {
                 fields[LocalFlags.syncId] = syncId
             }
-            if takingTheirValues, case .object(let copyFields) = copy {
+            if created.adoptedValues != nil, case .object(let copyFields) = copy {
                 fields.merge(copyFields.filter { !Self.isBookkeeping($0.key) }) { _, copied in copied }
             }
             try state.removeRecord(soup.soupId, copyId)
         }
+        fields.merge(created.adoptedValues ?? [:]) { _, server in server }
     }
 
     /// Whether a record field is the soup's or the sync's own (`_soup…`, the `__local__`
