@@ -179,7 +179,7 @@ extension SoupProjection {
             if fields[LocalFlags.syncId] == nil, let syncId = copy[LocalFlags.syncId] {
                 fields[LocalFlags.syncId] = syncId
             }
-            if created.adoptedValues != nil, case .object(let copyFields) = copy {
+            if created.adoptedValues != nil, let copyFields = copy.object {
                 fields.merge(copyFields.filter { !Self.isBookkeeping($0.key) }) { _, copied in copied }
             }
             try state.removeRecord(soup.soupId, copyId)
@@ -190,12 +190,13 @@ extension SoupProjection {
     /// Whether a record field is the soup's or the sync's own (`_soup…`, the `__local__`
     /// family, `__sync_id__`, `__last_error__`) rather than one of the server record's.
     private static func isBookkeeping(_ field: String) -> Bool {
-        field.hasPrefix("_soup")
-            || [
-                LocalFlags.local, LocalFlags.locallyCreated, LocalFlags.locallyUpdated, LocalFlags.locallyDeleted,
-                LocalFlags.syncId, LocalFlags.lastError,
-            ].contains(field)
+        field.hasPrefix("_soup") || syncFields.contains(field)
     }
+
+    private static let syncFields: Set<String> = [
+        LocalFlags.local, LocalFlags.locallyCreated, LocalFlags.locallyUpdated, LocalFlags.locallyDeleted,
+        LocalFlags.syncId, LocalFlags.lastError,
+    ]
 
     /// The state and the catalog entry of the soup an upload entry names.
     private static func uploadSoup(_ entry: JournalEntry, in context: ProjectionContext) throws -> (
