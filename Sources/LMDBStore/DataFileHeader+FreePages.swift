@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension DataFileHeader {
     /// `P_BRANCH`, `P_LEAF` and `P_OVERFLOW` in `MDB_page.mp_flags`; `F_BIGDATA` in a node's flags.
@@ -18,7 +18,42 @@ extension DataFileHeader {
     /// - Throws: ``DataFileDamage`` when a page of that database is not what LMDB writes.
     func firstMissingPageInUse(_ reader: PageReader, file: URL) throws(DataFileDamage) -> UInt64? {
         let filePages = UInt64(fileBytes / pageSizeBytes)
-        guard let root = freeRootPage else { return filePages }
+        let walk = try freePages(reader, file: file, atOrAfter: filePages)
+        if let unreadable = walk.unreadable { return unreadable }
+        var candidate = filePages
+        while candidate <= lastPage {
+            guard walk.free.contains(candidate) else { return candidate }
+            candidate += 1
+        }
+        return nil
+    }
+
+    /// The pages up to ``lastPage`` that the snapshot of `file`'s newer meta page does not
+    /// use: those its free-page database lists.
+    /// - Throws: ``DataFileDamage`` when the file cannot be read, or its free-page database is
+    ///   not what LMDB writes or is not all in the file.
+    package static func freePages(of file: URL) throws(DataFileDamage) -> Set<UInt64> {
+        let free = try PageReader.withReader(of: file) { reader throws(DataFileDamage) -> Set<UInt64> in
+            let header = try readMetaPages(reader, file: file)
+            let walk = try header.freePages(reader, file: file, atOrAfter: 0)
+            if let unreadable = walk.unreadable {
+                throw DataFileDamage(file: file, reason: "page \(unreadable) of its free-page database is past its end")
+            }
+            return walk.free
+        }
+        guard let free else { throw DataFileDamage(file: file, reason: "it does not exist") }
+        return free
+    }
+
+    /// The free pages at or after `first` that the free-page database (`FREE_DBI`) lists, read
+    /// with `pread`: branch pages give child page numbers, leaf nodes hold lists of free page
+    /// numbers (`MDB_IDL`: a count, then the pages), inline or on overflow pages. The walk
+    /// stops at the first page of that database the file does not hold (`unreadable`).
+    /// - Throws: ``DataFileDamage`` when a page of that database is not what LMDB writes.
+    private func freePages(
+        _ reader: PageReader, file: URL, atOrAfter first: UInt64
+    ) throws(DataFileDamage) -> (free: Set<UInt64>, unreadable: UInt64?) {
+        guard let root = freeRootPage else { return ([], nil) }
         var free = Set<UInt64>()
         var pending = [root]
         var visited = 0
@@ -27,7 +62,7 @@ extension DataFileHeader {
             guard UInt64(visited) <= lastPage + 1 else {
                 throw DataFileDamage(file: file, reason: "its free-page database loops")
             }
-            guard let bytes = pageBytes(page, reader) else { return page }
+            guard let bytes = pageBytes(page, reader) else { return (free, page) }
             let flags = PageReader.load(UInt16.self, bytes, 10)
             guard PageReader.load(UInt64.self, bytes, 0) == page, flags & (Self.branchPageFlag | Self.leafPageFlag) != 0
             else {
@@ -47,7 +82,9 @@ extension DataFileHeader {
                 let list: [UInt8]
                 if nodeFlags & Self.bigDataNodeFlag != 0 {
                     let overflow = PageReader.load(UInt64.self, bytes, dataOffset)
-                    guard let stored = overflowBytes(overflow, count: dataBytes, reader) else { return overflow }
+                    guard let stored = overflowBytes(overflow, count: dataBytes, reader) else {
+                        return (free, overflow)
+                    }
                     list = stored
                 } else {
                     guard dataOffset + dataBytes <= bytes.count else {
@@ -55,15 +92,10 @@ extension DataFileHeader {
                     }
                     list = Array(bytes[dataOffset..<dataOffset + dataBytes])
                 }
-                collectFreePages(list, atOrAfter: filePages, into: &free)
+                collectFreePages(list, atOrAfter: first, into: &free)
             }
         }
-        var candidate = filePages
-        while candidate <= lastPage {
-            guard free.contains(candidate) else { return candidate }
-            candidate += 1
-        }
-        return nil
+        return (free, nil)
     }
 
     /// The whole page `page`, or `nil` when the file does not hold it.

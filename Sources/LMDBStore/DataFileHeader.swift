@@ -49,31 +49,22 @@ public struct DataFileHeader: Sendable, Hashable {
     /// - Throws: ``DataFileDamage`` naming what is wrong.
     public static func read(from file: URL) throws(DataFileDamage) -> DataFileHeader? {
         guard Self.checksLinkedLibrary else { return nil }
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
-            throw DataFileDamage(file: file, reason: "it cannot be read (\(String(cString: strerror(errno))))")
-        }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            throw DataFileDamage(file: file, reason: "it cannot be read (\(String(cString: strerror(errno))))")
-        }
-        let fileBytes = Int(status.st_size)
-        guard fileBytes > 0 else { return nil }
-        let reader = PageReader(descriptor: descriptor, fileBytes: fileBytes)
-        let header = try readMetaPages(reader, file: file)
-        guard let allocated = header.allocatedBytes else {
-            throw DataFileDamage(file: file, reason: "its meta page names an impossible last page \(header.lastPage)")
-        }
-        guard fileBytes < allocated else { return header }
-        if let missing = try header.firstMissingPageInUse(reader, file: file) {
-            throw DataFileDamage(
-                file: file,
-                reason: "it is \(fileBytes) bytes, but its meta page says pages up to \(header.lastPage) "
-                    + "(\(allocated) bytes) exist, and page \(missing) past its end is in use (truncated)")
-        }
-        return header
+        return try PageReader.withReader(of: file) { reader throws(DataFileDamage) -> DataFileHeader? in
+            guard reader.fileBytes > 0 else { return nil }
+            let header = try readMetaPages(reader, file: file)
+            guard let allocated = header.allocatedBytes else {
+                throw DataFileDamage(
+                    file: file, reason: "its meta page names an impossible last page \(header.lastPage)")
+            }
+            guard reader.fileBytes < allocated else { return header }
+            if let missing = try header.firstMissingPageInUse(reader, file: file) {
+                throw DataFileDamage(
+                    file: file,
+                    reason: "it is \(reader.fileBytes) bytes, but its meta page says pages up to \(header.lastPage) "
+                        + "(\(allocated) bytes) exist, and page \(missing) past its end is in use (truncated)")
+            }
+            return header
+        } ?? nil
     }
 
     /// Whether the linked LMDB writes the layout read here: LMDB 0.9 (Debian's liblmdb) on a
@@ -102,7 +93,7 @@ public struct DataFileHeader: Sendable, Hashable {
     /// One meta page's fields, at their offsets in LMDB 0.9's `MDB_meta` on a 64-bit machine:
     /// magic 0, version 4, address 8, map size 16, `mm_dbs[2]` 24 (48 bytes each: the page size
     /// is the free database's `md_pad` at 24, its root at 64), last page 120, txnid 128.
-    private struct Meta {
+    struct Meta {
         var pageSize: UInt32
         var freeRoot: UInt64
         var lastPage: UInt64
@@ -125,7 +116,7 @@ public struct DataFileHeader: Sendable, Hashable {
     }
 
     /// Reads and checks both meta pages, as `mdb_env_read_header` does, and keeps the newer.
-    private static func readMetaPages(_ reader: PageReader, file: URL) throws(DataFileDamage) -> DataFileHeader {
+    static func readMetaPages(_ reader: PageReader, file: URL) throws(DataFileDamage) -> DataFileHeader {
         guard let first = reader.bytes(at: 0, count: Meta.bytes).flatMap(Meta.init) else {
             throw DataFileDamage(file: file, reason: "meta page 0 is not an LMDB 0.9 meta page")
         }
@@ -147,5 +138,26 @@ public struct DataFileHeader: Sendable, Hashable {
         return DataFileHeader(
             pageSizeBytes: Int(first.pageSize), lastPage: newer.lastPage, transactionID: newer.transactionID,
             freeRootPage: newer.freeRoot == invalidPage ? nil : newer.freeRoot, fileBytes: reader.fileBytes)
+    }
+}
+
+extension PageReader {
+    /// Runs `body` with a reader of `file`, opened read-only and closed when `body` returns;
+    /// `nil` when the file does not exist.
+    /// - Throws: ``DataFileDamage`` when the file cannot be read, or what `body` throws.
+    static func withReader<T>(
+        of file: URL, _ body: (PageReader) throws(DataFileDamage) -> T
+    ) throws(DataFileDamage) -> T? {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw DataFileDamage(file: file, reason: "it cannot be read (\(String(cString: strerror(errno))))")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw DataFileDamage(file: file, reason: "it cannot be read (\(String(cString: strerror(errno))))")
+        }
+        return try body(PageReader(descriptor: descriptor, fileBytes: Int(status.st_size)))
     }
 }

@@ -126,6 +126,11 @@ enum LMDBCalls {
         mdb_txn_abort(transaction)
     }
 
+    /// The id of the snapshot a read transaction sees, or of a write transaction's commit.
+    static func transactionID(_ transaction: Transaction) -> UInt64 {
+        UInt64(mdb_txn_id(transaction))
+    }
+
     // MARK: - Databases
 
     static func databaseOpen(_ transaction: Transaction, name: String?, create: Bool) throws(LMDBError) -> UInt32 {
