@@ -23,12 +23,15 @@ struct FoldBenchmark {
     var storeDirectory: URL?
     /// Records of about 1 KB with four indexes (the soup benchmark's) instead of small ones with two.
     var wideRecords = false
+    /// Entries folded per projections transaction.
+    var batchSize = JournalOptions().rebuildBatchSize
     var configurations = StoreConfiguration.allCases
     var report = Report()
 
     func run() throws -> FoldFigures {
         var figures = FoldFigures(
-            parameters: FoldFigures.Parameters(entries: entryCount, records: recordCount, wideRecords: wideRecords))
+            parameters: FoldFigures.Parameters(
+                entries: entryCount, records: recordCount, wideRecords: wideRecords, batchSize: batchSize))
         let scratch = try TemporaryDirectory("bench-fold")
         defer { scratch.remove() }
         for configuration in configurations {
@@ -43,6 +46,7 @@ struct FoldBenchmark {
         options.environment.mapSizeBytes = 16 << 30
         options.environment.flushesOnCommit = false
         options.checkpoints.isEnabled = false
+        options.rebuildBatchSize = batchSize
         options = try configuration.applied(to: options)
         let store = try SyncStore(
             directory: directory, clock: ManualWallClock(tick: .milliseconds(1)),
@@ -70,7 +74,8 @@ struct FoldBenchmark {
                     + "horizon's checkpoint, then folds what is left"
                 : "  nothing compacted: the rebuild folds all \(last) entries")
         report.line(
-            "  fold of \(folded) entries: \(wall), \(Int(Double(folded) / wall.inSeconds)) entries/s; "
+            "  fold of \(folded) entries, \(batchSize) per transaction: \(wall), "
+                + "\(Int(Double(folded) / wall.inSeconds)) entries/s; "
                 + "CPU \(String(format: "%.2f", cpuSeconds)) s, \(Int(Double(folded) / cpuSeconds)) entries per CPU second"
         )
     }

@@ -10,6 +10,7 @@ struct FoldFigures: Encodable {
         var entries: Int
         var records: Int
         var wideRecords: Bool
+        var batchSize: Int
     }
 
     var parameters: Parameters

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventJournal
 import Foundation
 
 extension JournalBenchmarks {
@@ -23,12 +24,15 @@ extension JournalBenchmarks {
         @Option(help: "Keep the built stores in this directory (one folder per configuration) and reuse them.")
         var store: String?
 
+        @Option(help: "Entries folded per projections transaction (JournalOptions.rebuildBatchSize).")
+        var batchSize = JournalOptions().rebuildBatchSize
+
         @OptionGroup var stores: ConfigurationOptions
         @OptionGroup var output: OutputOptions
 
         func validate() throws {
             try OptionCheck.atLeast(100, ["records": records])
-            try OptionCheck.atLeast(1, ["entries": entries])
+            try OptionCheck.atLeast(1, ["entries": entries, "batch-size": batchSize])
             // A kept store would be reopened with a new random key, which cannot open it.
             if store != nil, stores.selected.contains(.defaultEncrypted) {
                 throw ValidationError("--store keeps plaintext stores only: add --configuration default or unlimited")
@@ -38,7 +42,7 @@ extension JournalBenchmarks {
         func run() async throws {
             let benchmark = FoldBenchmark(
                 entryCount: entries, recordCount: records, storeDirectory: store.map { URL(fileURLWithPath: $0) },
-                wideRecords: wide, configurations: stores.selected, report: output.report)
+                wideRecords: wide, batchSize: batchSize, configurations: stores.selected, report: output.report)
             try output.report.finish("fold", try benchmark.run())
         }
     }
