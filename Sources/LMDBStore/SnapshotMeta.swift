@@ -70,8 +70,9 @@ package struct SnapshotMeta: Sendable, Hashable {
                 file: file, reason: "it cannot be opened to write (\(String(cString: strerror(errno))))")
         }
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) >= (Int(lastPage) + 1) * pageSizeBytes else {
+        // The file's size, as the offset of its end.
+        let fileBytes = lseek(descriptor, 0, SEEK_END)
+        guard fileBytes >= 0, Int(fileBytes) >= (Int(lastPage) + 1) * pageSizeBytes else {
             throw DataFileDamage(
                 file: file, reason: "it is shorter than snapshot \(transactionID)'s last page \(lastPage)")
         }

@@ -98,6 +98,41 @@ import Testing
         #expect(StoreKey.generateHex() != hex)
     }
 
+    /// The nonce of every sealed entry, in sequence order, as a 96-bit big-endian number.
+    @Test func everySealedValueHasItsOwnNonceCountingUpFromARandomStart() throws {
+        let fixture = try JournalFixture("nonces")
+        defer { fixture.directory.remove() }
+        try Self.fill(fixture, key: Self.keyA, count: 300)
+        var nonces: [(high: UInt32, low: UInt64)] = []
+        try Self.withRawEnvironment(fixture.directory.appending("store").appendingPathComponent("journal")) {
+            environment in
+            let entries = try environment.database(named: "journal.entries")
+            try environment.read { transaction in
+                try transaction.withCursor(entries) { cursor in
+                    try cursor.forEach { _, sealed in
+                        // Generation (1 byte), then the nonce (12 bytes).
+                        let nonce = sealed[1..<13]
+                        nonces.append(
+                            (
+                                nonce.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) },
+                                nonce.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                            ))
+                        return true
+                    }
+                }
+            }
+        }
+        #expect(nonces.count == 300)
+        // One cipher sealed them all, and the projections' values between: every entry's nonce is
+        // above the one before, and close to it, as a counter's are.
+        for (before, after) in zip(nonces, nonces.dropFirst()) {
+            let (low, carry) = before.low.addingReportingOverflow(1)
+            let next = (high: before.high &+ (carry ? 1 : 0), low: low)
+            #expect(after.high > next.high || (after.high == next.high && after.low >= next.low))
+            #expect(after.high != next.high || (after.low >= next.low && after.low - next.low < 1_000))
+        }
+    }
+
     // MARK: - Tampering
 
     @Test func aChangedEntryIsATamperedErrorNamingItsSequenceNeverWrongData() throws {

@@ -31,8 +31,23 @@ final class ProjectionCipher: ValueSealer {
 
     /// The cipher's plaintext; a value that does not open leaves the mark before its error.
     func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
+        Array(try markingDamage { try cipher.plaintext(of: sealed, key: key, database: database) })
+    }
+
+    /// As ``open(_:key:database:)``, without copying the plaintext; only the cipher's failure
+    /// leaves the mark, never one of `body`.
+    func withOpened<T>(
+        _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
+        _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
+        try markingDamage { try cipher.plaintext(of: sealed, key: key, database: database) }.withUnsafeBytes {
+            try body($0)
+        }
+    }
+
+    private func markingDamage<T>(_ opening: () throws -> T) throws -> T {
         do {
-            return try cipher.open(sealed, key: key, database: database)
+            return try opening()
         } catch var error as JournalError where error.code == .tampered {
             do {
                 try ValueChecksummer.leaveMark(at: damageMarker)

@@ -83,9 +83,9 @@ final class StoreCipher: ValueSealer {
             keys.withLock { keys in
                 keys.map { ($0.ring.current, $0.ring.dataKeys[$0.ring.current]) }
             })
-        let box = try AES.GCM.seal(
-            value, using: dataKey, nonce: try takeNonce(),
-            authenticating: Self.context(key: key, database: database))
+        let box = try Self.withContext(key: key, database: database) { context in
+            try AES.GCM.seal(value, using: dataKey, nonce: try takeNonce(), authenticating: context)
+        }
         // `combined` is nonce, ciphertext and tag in one buffer: one copy, where asking for the
         // ciphertext and the tag makes a buffer of each.
         guard let combined = box.combined else { preconditionFailure("a 12-byte nonce always combines") }
@@ -97,6 +97,20 @@ final class StoreCipher: ValueSealer {
     }
 
     func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
+        Array(try plaintext(of: sealed, key: key, database: database))
+    }
+
+    /// Hands `body` the plaintext where swift-crypto returned it, without copying it into an
+    /// array first.
+    func withOpened<T>(
+        _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
+        _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
+        try plaintext(of: sealed, key: key, database: database).withUnsafeBytes { try body($0) }
+    }
+
+    /// The authenticated plaintext of `sealed`, or ``JournalError/Code/tampered``.
+    func plaintext(of sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> Data {
         if sealed.count == Self.emptyValueByteCount {
             guard let mac = keys.withLock({ $0?.emptyValueMACs[sealed[0]] }) else {
                 throw tampered(
@@ -107,7 +121,7 @@ final class StoreCipher: ValueSealer {
             // Constant time: every byte compared whatever the first difference.
             let difference = zip(expected, sealed.dropFirst()).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
             guard difference == 0 else { throw tampered(key: key, database: database, "failed authentication") }
-            return []
+            return Data()
         }
         guard sealed.count >= Self.overheadByteCount else {
             throw tampered(key: key, database: database, "is too short to be sealed")
@@ -119,8 +133,9 @@ final class StoreCipher: ValueSealer {
         }
         do {
             let box = try AES.GCM.SealedBox(combined: UnsafeRawBufferPointer(rebasing: sealed[1...]))
-            return Array(
-                try AES.GCM.open(box, using: dataKey, authenticating: Self.context(key: key, database: database)))
+            return try Self.withContext(key: key, database: database) { context in
+                try AES.GCM.open(box, using: dataKey, authenticating: context)
+            }
         } catch {
             throw tampered(key: key, database: database, "failed authentication", cause: error)
         }
@@ -135,10 +150,12 @@ final class StoreCipher: ValueSealer {
             }
             return counter
         }
-        var bytes = [UInt8](repeating: 0, count: 12)
-        for index in 0..<4 { bytes[index] = UInt8(truncatingIfNeeded: high >> (24 - 8 * index)) }
-        for index in 0..<8 { bytes[4 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index)) }
-        return try AES.GCM.Nonce(data: bytes)
+        // Big-endian, high then low, in a temporary buffer: no array per seal.
+        return try withUnsafeTemporaryAllocation(byteCount: 12, alignment: 1) { bytes in
+            bytes.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt32.self)
+            bytes.storeBytes(of: low.bigEndian, toByteOffset: 4, as: UInt64.self)
+            return try AES.GCM.Nonce(data: UnsafeRawBufferPointer(bytes))
+        }
     }
 
     /// HMAC-SHA256 under the store's index key, cut to 16 bytes: equal values still match,
@@ -160,11 +177,21 @@ final class StoreCipher: ValueSealer {
         return withUnsafeBytes(of: tag.littleEndian) { Array($0) }
     }
 
-    private static func context(key: UnsafeRawBufferPointer, database: String) -> [UInt8] {
-        var context = Array(database.utf8)
-        context.append(0)
-        context.append(contentsOf: key)
-        return context
+    /// Calls `body` with the authenticated data of a value: its database's name, a zero byte
+    /// and its key, laid out in a temporary buffer (on the stack when small) instead of an
+    /// array per seal and per open.
+    private static func withContext<T>(
+        key: UnsafeRawBufferPointer, database: String, _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
+        var name = database
+        return try name.withUTF8 { name in
+            try withUnsafeTemporaryAllocation(byteCount: name.count + 1 + key.count, alignment: 1) { buffer in
+                buffer.copyMemory(from: UnsafeRawBufferPointer(name))
+                buffer[name.count] = 0
+                UnsafeMutableRawBufferPointer(rebasing: buffer[(name.count + 1)...]).copyMemory(from: key)
+                return try body(UnsafeRawBufferPointer(buffer))
+            }
+        }
     }
 
     /// The error for a value that does not open: it names the entry's sequence in the journal,
