@@ -85,6 +85,9 @@ public final class Journal: Sendable {
         /// compaction needs it after every write, and an entry never changes, so it is read once
         /// per horizon instead of decoding (or, encrypted, opening) a whole page each time.
         var firstEntryTimestamp: (sequence: UInt64, timestamp: WallTime)?
+        /// This process's pin on the projections' recorded snapshot (decision 0014): taken
+        /// before its first projection write, replaced as the policy asks.
+        var snapshotPin: SnapshotPin?
     }
 
     /// Opens (creating when missing) the store in `directory`.

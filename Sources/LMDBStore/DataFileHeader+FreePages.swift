@@ -33,9 +33,31 @@ extension DataFileHeader {
     /// - Throws: ``DataFileDamage`` when the file cannot be read, or its free-page database is
     ///   not what LMDB writes or is not all in the file.
     package static func freePages(of file: URL) throws(DataFileDamage) -> Set<UInt64> {
+        try freePages(in: file) { reader throws(DataFileDamage) in try readMetaPages(reader, file: file) }
+    }
+
+    /// The pages up to its last page that the recorded snapshot `meta` does not use, read
+    /// from `file` whatever its meta pages say now: the pages a power loss may have left in
+    /// any state, besides those past the snapshot's last page and the two meta pages.
+    /// - Throws: ``DataFileDamage`` when the file cannot be read, or the snapshot's free-page
+    ///   database is not what LMDB writes or is not all in the file.
+    package static func freePages(of meta: SnapshotMeta, in file: URL) throws(DataFileDamage) -> Set<UInt64> {
+        try freePages(in: file) { reader throws(DataFileDamage) in
+            guard let parsed = Meta(meta.bytes) else {
+                throw DataFileDamage(file: file, reason: "the recorded meta page is not an LMDB 0.9 meta page")
+            }
+            return DataFileHeader(
+                pageSizeBytes: meta.pageSizeBytes, lastPage: meta.lastPage, transactionID: meta.transactionID,
+                freeRootPage: parsed.freeRoot == invalidPage ? nil : parsed.freeRoot, fileBytes: reader.fileBytes)
+        }
+    }
+
+    /// Every page the free-page database of the snapshot `header` describes lists.
+    private static func freePages(
+        in file: URL, header: (PageReader) throws(DataFileDamage) -> DataFileHeader
+    ) throws(DataFileDamage) -> Set<UInt64> {
         let free = try PageReader.withReader(of: file) { reader throws(DataFileDamage) -> Set<UInt64> in
-            let header = try readMetaPages(reader, file: file)
-            let walk = try header.freePages(reader, file: file, atOrAfter: 0)
+            let walk = try header(reader).freePages(reader, file: file, atOrAfter: 0)
             if let unreadable = walk.unreadable {
                 throw DataFileDamage(file: file, reason: "page \(unreadable) of its free-page database is past its end")
             }
@@ -81,6 +103,9 @@ extension DataFileHeader {
                 let dataBytes = Int(low | high << 16)
                 let list: [UInt8]
                 if nodeFlags & Self.bigDataNodeFlag != 0 {
+                    guard dataOffset + 8 <= bytes.count else {
+                        throw DataFileDamage(file: file, reason: "page \(page) of its free-page database is malformed")
+                    }
                     let overflow = PageReader.load(UInt64.self, bytes, dataOffset)
                     guard let stored = overflowBytes(overflow, count: dataBytes, reader) else {
                         return (free, overflow)
@@ -123,7 +148,8 @@ extension DataFileHeader {
         var offsets: [Int] = []
         for slot in stride(from: Self.pageHeaderBytes, to: lower - 1, by: 2) {
             let offset = Int(PageReader.load(UInt16.self, bytes, slot))
-            guard offset >= lower, offset + Self.nodeHeaderBytes + 8 <= bytes.count else {
+            // A branch page's first node has no key: its header alone may end the page.
+            guard offset >= lower, offset + Self.nodeHeaderBytes <= bytes.count else {
                 throw DataFileDamage(file: file, reason: "page \(page) of its free-page database is malformed")
             }
             offsets.append(offset)

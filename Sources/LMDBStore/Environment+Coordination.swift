@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 // What a caller coordinating two environments needs beyond `read` and `write`: a write that is
 // tried once (so the caller, not this environment, decides what a retry re-runs), growing the
 // map on request, and a read transaction that is begun only if the closure asks for it.
@@ -89,5 +92,23 @@ package final class DeferredReadTransaction {
         LMDBCalls.transactionAbort(pointer)
         self.pointer = nil
         environment.mapLock.unlock()
+    }
+}
+
+// LMDB keeps one reader table per data file and its slots per process: opening the same
+// environment again in a process resets the table, and closing one clears every slot of the
+// process. Each open and close advances an epoch per directory, so a reader that must outlive
+// such an event (a ``PinnedSnapshot``) can tell that it did.
+private let readerTableEpochs = Mutex<[String: UInt64]>([:])
+
+extension Environment {
+    /// This environment's directory's epoch: how many times an environment on it was opened
+    /// or closed in this process.
+    var readerTableEpoch: UInt64 {
+        readerTableEpochs.withLock { $0[directory.standardizedFileURL.path, default: 0] }
+    }
+
+    static func advanceReaderTableEpoch(of directory: URL) {
+        readerTableEpochs.withLock { $0[directory.standardizedFileURL.path, default: 0] += 1 }
     }
 }

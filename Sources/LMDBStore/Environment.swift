@@ -93,10 +93,12 @@ public final class Environment: Sendable {
             throw error
         }
         self.pointer = pointer
+        Self.advanceReaderTableEpoch(of: directory)
     }
 
     deinit {
         LMDBCalls.environmentClose(pointer)
+        Self.advanceReaderTableEpoch(of: directory)
     }
 
     /// The current size of the memory map, in bytes.

@@ -158,6 +158,26 @@ import Testing
         }
     }
 
+    /// A pin keeps every page freed after it listed, so the free-page database outgrows one
+    /// page and gets a branch root, whose first node has no key and may end the page.
+    @Test func aFreePageDatabaseWithABranchRootIsReadWhole() throws {
+        let directory = try TemporaryDirectory("pinned-free-branch")
+        defer { directory.remove() }
+        let environment = try Environment(directory: directory.appending("store"), options: Self.options())
+        let database = try environment.database(named: "values")
+        var random = SplitMix64(seed: 7)
+        try Self.churn(environment, database, transactions: 20, &random)
+        let pin = try environment.pinSyncedSnapshot()
+        try Self.churn(environment, database, transactions: 400, &random)
+        try environment.flush()
+        let file = directory.appending("store").appendingPathComponent("data.mdb")
+        let free = try DataFileHeader.freePages(of: file)
+        let pinnedFree = try DataFileHeader.freePages(of: pin.meta, in: file)
+        #expect(free.count > 400, "the free-page database stayed small: \(free.count) pages")
+        #expect(!pinnedFree.isEmpty)
+        pin.release()
+    }
+
     @Test func aMetaPageOfAnotherLayoutOrTooShortAFileIsRefused() throws {
         #expect(SnapshotMeta(bytes: [UInt8](repeating: 0, count: 152)) == nil)
         #expect(SnapshotMeta(bytes: []) == nil)

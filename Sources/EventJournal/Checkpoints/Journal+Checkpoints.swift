@@ -93,6 +93,7 @@ extension Journal {
         }
         guard wasOpen else { return }
         observers.close()
+        defer { releaseSnapshotPin() }
         try flushProjections()
     }
 

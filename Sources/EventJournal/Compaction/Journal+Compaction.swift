@@ -108,6 +108,9 @@ extension Journal {
                 previousHorizon: plan.horizon, horizon: plan.horizon, removedEntries: 0, archivedEntries: 0,
                 removedCheckpoints: 0, keptBecause: plan.keptBecause)
             if plan.firstKept > plan.horizon.firstSequence {
+                // The recovery point moves up first, so a power loss never needs the entries
+                // this compaction removes (decision 0014).
+                if pinsSnapshots { try pinSnapshotNow() }
                 let checkpoints = checkpointStore(in: layout.checkpointDirectory)
                 let anchor = try checkpointState(asOf: plan.firstKept - 1, checkpoints: checkpoints)
                 if let archive = archive ?? options.compactionArchive {

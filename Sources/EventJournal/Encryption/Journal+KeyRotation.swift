@@ -115,6 +115,8 @@ extension Journal {
         guard files.fileExists(atPath: layout.projectionDirectory.appendingPathComponent("data.mdb").path) else {
             return 0
         }
+        // Sealed again in place without a pin: the recorded snapshot's pages may be reused.
+        try SyncedSnapshotRecord.remove(in: layout.projectionDirectory)
         do {
             let environment = try Environment(
                 directory: layout.projectionDirectory, options: options.environment, sealer: cipher)

@@ -24,6 +24,7 @@ extension Journal {
             throw Self.wrap(error, "cannot append to the journal")
         }
         observers.committed(self)
+        if outcome.snapshotDue { pinSnapshotQuietly() }
         if outcome.checkpointDue { checkpointQuietly() }
         if outcome.compactionDue { compactQuietly() }
         return outcome.value
@@ -31,6 +32,7 @@ extension Journal {
 
     struct WriteOutcome<T> {
         var value: T
+        var snapshotDue: Bool
         var checkpointDue: Bool
         var compactionDue: Bool
     }
@@ -57,6 +59,7 @@ extension Journal {
         var journalCommitted = false
         do {
             try projectionEnvironment.writeOnce { projectionTransaction in
+                try pinSnapshot(during: projectionTransaction)
                 let folded = try store.foldedThrough(projectionTransaction)
                 outcome = try commitJournal(projectionTransaction, foldedThrough: folded, body)
                 journalCommitted = true
@@ -89,7 +92,9 @@ extension Journal {
                 let value = try body(&writer)
                 let due = try writer.finish()
                 bodyFinished = true
-                return WriteOutcome(value: value, checkpointDue: due.checkpointDue, compactionDue: due.compactionDue)
+                return WriteOutcome(
+                    value: value, snapshotDue: due.snapshotDue, checkpointDue: due.checkpointDue,
+                    compactionDue: due.compactionDue)
             }
         } catch let error as LMDBError where error == .mapFull && bodyFinished {
             throw EnvironmentFull(environment: journalEnvironment, cause: error)

@@ -100,9 +100,9 @@ public struct JournalWriter {
 
     /// Writes what one write changes once: the kind counts, the projections' fold mark and
     /// the note that they hold unsynced writes.
-    /// - Returns: whether a checkpoint, and a compaction, are due.
-    func finish() throws -> (checkpointDue: Bool, compactionDue: Bool) {
-        guard let lastChecksum else { return (false, false) }
+    /// - Returns: whether a newer synced snapshot, a checkpoint, and a compaction are due.
+    func finish() throws -> (snapshotDue: Bool, checkpointDue: Bool, compactionDue: Bool) {
+        guard let lastChecksum else { return (false, false, false) }
         try journal.noteUnsyncedProjections(in: journalTransaction)
         try journal.store.write(kindDeltas, in: transaction)
         try journal.store.record(FoldMark(sequence: nextSequence - 1, checksum: lastChecksum), in: transaction)
@@ -111,6 +111,7 @@ public struct JournalWriter {
             journalBytes: try journalTransaction.statistics(journal.entries).pageBytes,
             horizon: try Journal.horizon(meta: journal.meta, in: journalTransaction))
         return (
+            try journal.isSnapshotDue(end),
             try journal.isCheckpointDue(end, in: journalTransaction),
             try journal.isCompactionDue(end, in: journalTransaction)
         )

@@ -52,6 +52,7 @@ extension Journal {
                                 mark.sequence + 1,
                                 asking: "cannot fold the projections forward from entry \(mark.sequence)")
                         }
+                        try pinSnapshot(during: transaction)
                         try noteUnsyncedProjections()
                         let end = min(last, mark.sequence + UInt64(max(1, options.rebuildBatchSize)))
                         try fold((mark.sequence + 1)...end, into: transaction)
@@ -102,6 +103,8 @@ extension Journal {
     func resetProjections() throws {
         try Self.guarded("cannot empty the projections") {
             let horizon = try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
+            // Pinned first: the reset frees every page of the recorded snapshot.
+            try projectionEnvironment.writeOnce { try pinSnapshot(during: $0) }
             try startFromHorizon(horizon, store, insideWrite: noteUnsyncedProjections)
         }
     }

@@ -45,7 +45,8 @@ struct JournalOpening {
         case trusted(ProjectionStore)
         case reset(ProjectionStore, reason: String)
         /// Not to be read; `damage` says what is wrong with their file when that is why.
-        case untrusted(reason: String, damage: String? = nil)
+        /// `afterPowerLoss`: only writes after their recorded synced snapshot are in doubt.
+        case untrusted(reason: String, damage: String? = nil, afterPowerLoss: Bool = false)
     }
 
     /// How many times opening judges again after another process repaired the projections
@@ -200,7 +201,7 @@ struct JournalOpening {
                     outcome.foldPhase = .recovering
                 }
                 return outcome
-            case .untrusted(let reason, let damage):
+            case .untrusted(let reason, let damage, let afterPowerLoss):
                 try refuseCheckpointsAhead(of: state.lastSequence)
                 try Journal.guarded("cannot migrate the checkpoints") {
                     try journal.environment.write { transaction in
@@ -209,11 +210,18 @@ struct JournalOpening {
                         }
                     }
                 }
-                guard let repair = try repair(journal, expectedGeneration: state.repairGeneration) else { continue }
-                var outcome = Outcome(store: try openStore(), foldPhase: .recovering)
+                guard
+                    let repair = try repair(
+                        journal, expectedGeneration: state.repairGeneration, afterPowerLoss: afterPowerLoss)
+                else { continue }
+                var outcome = Outcome(store: try repair.snapshotStore ?? openStore(), foldPhase: .recovering)
                 outcome.report.reason = reason
                 outcome.report.projectionsDamage = damage
-                if let mark = repair.restored, try outcome.store.environment.read({ try outcome.store.isCurrent($0) }) {
+                if let mark = repair.restored, repair.snapshotStore != nil {
+                    outcome.report.projections = .restoredSyncedSnapshot(mark.sequence)
+                } else if let mark = repair.restored,
+                    try outcome.store.environment.read({ try outcome.store.isCurrent($0) })
+                {
                     outcome.report.projections = .restoredCheckpoint(mark.sequence)
                 } else {
                     outcome.report.projections = .rebuilt
@@ -244,6 +252,8 @@ struct JournalOpening {
                     let stored = try store.environment.read({ try store.migrationPlan($0)?.signature })
                 else { return nil }
                 try migrateCheckpoints()
+                // Migrated in place without a pin: the recorded snapshot's pages may be reused.
+                try SyncedSnapshotRecord.remove(in: layout.projectionDirectory)
                 guard try store.environment.write({ try store.migrate(in: $0) }) else { return nil }
                 try store.environment.flush()
                 return stored
@@ -310,7 +320,7 @@ struct JournalOpening {
         if let boot = state.unsyncedBoot, boot != opened.bootIdentifier {
             return .untrusted(
                 reason: "the machine restarted (boot \(boot), now \(opened.bootIdentifier)) after the projections "
-                    + "were written without a sync")
+                    + "were written without a sync", afterPowerLoss: true)
         }
         guard exists else {
             return state.lastSequence == 0
@@ -459,14 +469,50 @@ struct JournalOpening {
             sequence: sequence)
     }
 
-    /// What a repair did: the checkpoint it restored, if any.
+    /// What a repair did: the synced snapshot or checkpoint it restored, if any.
     private struct Repair {
         var restored: FoldMark?
+        /// The projections, opened, when they were set back to their synced snapshot.
+        var snapshotStore: ProjectionStore?
     }
 
-    /// Replaces the projections by the newest valid checkpoint, or removes them, under the
-    /// journal's write lock. Returns `nil` when another process repaired them first.
-    private func repair(_ opened: JournalEnvironment, expectedGeneration: UInt64) throws -> Repair? {
+    /// Sets the projections back to their recorded synced snapshot, under the journal's write
+    /// lock, after a power loss (decision 0014); `nil`, having changed only the meta pages of
+    /// a file that is then replaced, when there is no record or the snapshot does not check.
+    ///
+    /// Checked: the data file's header, the projections' versions, the fold mark against the
+    /// record, and the journal's entry at the mark against the mark's checksum, so only a
+    /// snapshot of this journal, continuable from here, is used.
+    private func restoreSyncedSnapshot(
+        _ opened: JournalEnvironment, in transaction: Transaction
+    ) -> (store: ProjectionStore, mark: FoldMark)? {
+        guard !layout.projectionDamageNoted, let record = SyncedSnapshotRecord.read(in: layout.projectionDirectory)
+        else { return nil }
+        let file = layout.projectionDirectory.appendingPathComponent("data.mdb")
+        do {
+            try record.meta.restore(into: file)
+            guard let header = try DataFileHeader.read(from: file),
+                header.transactionID == record.meta.transactionID
+            else { return nil }
+            let store = try openStore()
+            let (isCurrent, mark) = try store.environment.read { try (store.isCurrent($0), store.foldedThrough($0)) }
+            guard isCurrent, mark == record.foldMark,
+                try Journal.continuableChecksum(
+                    of: mark.sequence, entries: opened.entries, meta: opened.meta, in: transaction) == mark.checksum
+            else { return nil }
+            return (store, mark)
+        } catch {
+            logger.warning("the projections' synced snapshot cannot be restored, using a checkpoint: \(error)")
+            return nil
+        }
+    }
+
+    /// Replaces the projections by their synced snapshot after a power loss, or else by the
+    /// newest valid checkpoint, or removes them, under the journal's write lock. Returns `nil`
+    /// when another process repaired them first.
+    private func repair(
+        _ opened: JournalEnvironment, expectedGeneration: UInt64, afterPowerLoss: Bool
+    ) throws -> Repair? {
         let checkpoints = CheckpointStore(
             directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
             sealer: projectionSealer)
@@ -476,6 +522,16 @@ struct JournalOpening {
                     try transaction.get(opened.meta, key: Journal.repairGenerationKey).flatMap(
                         SequenceKey.decode) ?? 0
                 guard generation == expectedGeneration else { return nil }
+                func recordRepair() throws {
+                    try transaction.put(
+                        opened.meta, key: Journal.repairGenerationKey, value: SequenceKey.encode(generation + 1))
+                    try transaction.put(
+                        opened.meta, key: Journal.unsyncedBootKey, value: Array(opened.bootIdentifier.utf8))
+                }
+                if afterPowerLoss, let snapshot = restoreSyncedSnapshot(opened, in: transaction) {
+                    try recordRepair()
+                    return Repair(restored: snapshot.mark, snapshotStore: snapshot.store)
+                }
                 let files = FileManager.default
                 try? files.removeItem(at: layout.projectionDirectory)
                 let last = try Journal.lastEntryHead(of: opened.entries, in: transaction).sequence
@@ -500,9 +556,7 @@ struct JournalOpening {
                     try files.moveItem(at: layout.restoringProjectionDirectory, to: layout.projectionDirectory)
                 }
                 try FileDurability.flushDirectory(layout.directory)
-                try transaction.put(
-                    opened.meta, key: Journal.repairGenerationKey, value: SequenceKey.encode(generation + 1))
-                try transaction.put(opened.meta, key: Journal.unsyncedBootKey, value: Array(opened.bootIdentifier.utf8))
+                try recordRepair()
                 return Repair(restored: mark)
             }
         }

@@ -7,6 +7,10 @@ public struct OpeningReport: Sendable, Hashable {
         /// The projections on disk were not trusted; the checkpoint at this sequence was
         /// restored and the journal folded from there.
         case restoredCheckpoint(UInt64)
+        /// The projections on disk were not trusted after a power loss; their synced snapshot
+        /// (decision 0014), folded through this sequence, was reopened in place and the journal
+        /// folded from there.
+        case restoredSyncedSnapshot(UInt64)
         /// The projections were folded from the first entry.
         case rebuilt
 
@@ -14,6 +18,7 @@ public struct OpeningReport: Sendable, Hashable {
             switch self {
             case .trusted: "trusted"
             case .restoredCheckpoint(let sequence): "restored from the checkpoint at \(sequence)"
+            case .restoredSyncedSnapshot(let sequence): "restored from the synced snapshot at \(sequence)"
             case .rebuilt: "rebuilt"
             }
         }

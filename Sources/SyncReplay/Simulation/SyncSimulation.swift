@@ -246,7 +246,7 @@ public final class SyncSimulation {
         case .powerLoss(let damage):
             outcome.powerLosses += 1
             store.journal.abandon()
-            try Self.damageUnsyncedProjections(of: directory.appending("store"), how: damage)
+            try PowerLossDamage.damageUnsyncedProjections(of: directory.appending("store"), how: damage)
             boot.restart()
             try reopen()
         case .compact(let keep):
@@ -451,33 +451,6 @@ public final class SyncSimulation {
         manager = try SyncManager(
             store: store, client: client, clock: clock,
             logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
-    }
-
-    /// What a power loss can leave of a file written without a sync: bytes of any page
-    /// changed, the file cut short, an older copy, or no file. The store must read none of it.
-    static func damageUnsyncedProjections(of store: URL, how: UInt64) throws {
-        let file = store.appendingPathComponent("projections/data.mdb")
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
-        switch how % 4 {
-        case 0:
-            var bytes = try Data(contentsOf: file)
-            var random = SplitMix64(seed: how)
-            for _ in 0..<64 { bytes[Int(random.next() % UInt64(bytes.count))] ^= 0xFF }
-            try bytes.write(to: file)
-        case 1:
-            let bytes = try Data(contentsOf: file)
-            try bytes.prefix(Int(how % UInt64(max(1, bytes.count)))).write(to: file)
-        case 2:
-            let checkpoints = store.appendingPathComponent("checkpoints")
-            let oldest = (try? FileManager.default.contentsOfDirectory(atPath: checkpoints.path))?
-                .compactMap(UInt64.init).min()
-            try FileManager.default.removeItem(at: file)
-            if let oldest {
-                try FileManager.default.copyItem(at: checkpoints.appendingPathComponent("\(oldest)/data.mdb"), to: file)
-            }
-        default:
-            try FileManager.default.removeItem(at: file)
-        }
     }
 
     func count(_ state: SyncState) {
