@@ -105,10 +105,11 @@ extension Environment {
     /// This environment's directory's epoch: how many times an environment on it was opened
     /// or closed in this process.
     var readerTableEpoch: UInt64 {
-        readerTableEpochs.withLock { $0[directory.standardizedFileURL.path, default: 0] }
+        readerTableEpochs.withLock { $0[readerTableKey, default: 0] }
     }
 
-    static func advanceReaderTableEpoch(of directory: URL) {
-        readerTableEpochs.withLock { $0[directory.standardizedFileURL.path, default: 0] += 1 }
+    /// Counts an open or a close of the environment in the directory `key` names.
+    static func advanceReaderTableEpoch(of key: String) {
+        readerTableEpochs.withLock { $0[key, default: 0] += 1 }
     }
 }

@@ -32,6 +32,9 @@ import Synchronization
 public final class Environment: Sendable {
     /// The directory holding `data.mdb` and `lock.mdb`.
     public let directory: URL
+    /// The directory's path, standardized once: the key of its reader table's epoch
+    /// (``PinnedSnapshot/isHeld``), read before every projection write that relies on a pin.
+    let readerTableKey: String
     /// The options the environment was opened with.
     public let options: EnvironmentOptions
     /// What seals and opens the values of its databases, or `nil` to store them as given.
@@ -68,6 +71,7 @@ public final class Environment: Sendable {
         directory: URL, options: EnvironmentOptions = EnvironmentOptions(), sealer: (any ValueSealer)? = nil
     ) throws {
         self.directory = directory
+        readerTableKey = directory.standardizedFileURL.path
         self.options = options
         self.sealer = sealer
         if !options.isReadOnly {
@@ -93,12 +97,12 @@ public final class Environment: Sendable {
             throw error
         }
         self.pointer = pointer
-        Self.advanceReaderTableEpoch(of: directory)
+        Self.advanceReaderTableEpoch(of: readerTableKey)
     }
 
     deinit {
         LMDBCalls.environmentClose(pointer)
-        Self.advanceReaderTableEpoch(of: directory)
+        Self.advanceReaderTableEpoch(of: readerTableKey)
     }
 
     /// The current size of the memory map, in bytes.

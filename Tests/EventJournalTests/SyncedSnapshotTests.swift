@@ -127,34 +127,34 @@ import Testing
         #expect(try reopened.verify().isConsistent)
     }
 
-    @Test func aDamagedRecordIsNotUsedAndTheCheckpointPathRecovers() throws {
+    /// Records a power loss cannot leave: the record damaged, or a data file shorter than the
+    /// snapshot's last page (not what a synced file can become).
+    enum RecordMismatch: CaseIterable, Sendable {
+        case damagedRecord, fileShorterThanTheSnapshot
+    }
+
+    @Test(arguments: RecordMismatch.allCases)
+    func aSnapshotThatDoesNotCheckIsNotUsedAndTheStoreRebuilds(mismatch: RecordMismatch) throws {
         let machine = try Machine()
         defer { machine.fixture.directory.remove() }
         try writeThenLosePower(machine, count: 15)
-        let recordFile = machine.projections.appendingPathComponent("synced-snapshot")
-        var bytes = try Data(contentsOf: recordFile)
-        bytes[40] ^= 0x01
-        try bytes.write(to: recordFile)
-        #expect(SyncedSnapshotRecord.read(in: machine.projections) == nil)
+        switch mismatch {
+        case .damagedRecord:
+            let recordFile = machine.projections.appendingPathComponent("synced-snapshot")
+            var bytes = try Data(contentsOf: recordFile)
+            bytes[40] ^= 0x01
+            try bytes.write(to: recordFile)
+            #expect(SyncedSnapshotRecord.read(in: machine.projections) == nil)
+        case .fileShorterThanTheSnapshot:
+            let record = try #require(SyncedSnapshotRecord.read(in: machine.projections))
+            let bytes = try Data(contentsOf: machine.projectionFile)
+            try bytes.prefix(Int(record.meta.lastPage) * record.meta.pageSizeBytes).write(to: machine.projectionFile)
+        }
         machine.boot.restart()
         let reopened = try machine.open()
         #expect(reopened.openingReport.projections == .rebuilt)
         #expect(try counts(reopened) == ["note.added": 15])
         #expect(try reopened.verify().isConsistent)
-    }
-
-    @Test func aSnapshotWhosePagesTheFileNoLongerHoldsIsNotUsed() throws {
-        let machine = try Machine()
-        defer { machine.fixture.directory.remove() }
-        try writeThenLosePower(machine, count: 15)
-        let record = try #require(SyncedSnapshotRecord.read(in: machine.projections))
-        // Shorter than the snapshot's last page: not what a synced file can become.
-        let bytes = try Data(contentsOf: machine.projectionFile)
-        try bytes.prefix(Int(record.meta.lastPage) * record.meta.pageSizeBytes).write(to: machine.projectionFile)
-        machine.boot.restart()
-        let reopened = try machine.open()
-        #expect(reopened.openingReport.projections == .rebuilt)
-        #expect(try counts(reopened) == ["note.added": 15])
     }
 
     @Test func aStoreWithTheDefaultPolicyPinsNothingYet() throws {
