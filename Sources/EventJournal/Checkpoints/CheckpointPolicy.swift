@@ -50,9 +50,11 @@ public struct CheckpointPolicy: Sendable, Hashable {
     public var snapshotJournalBytesMax: Int = 32 << 20
 
     /// Whether the projections' synced snapshot is pinned and recorded as the recovery point
-    /// after a power loss (decision 0014). Off by default for now: with it on, the seeded
-    /// damage campaign (`SeededDamageToolTests`) met a `verify` that ended by a signal inside
-    /// LMDB, not yet explained; until it is, a power loss restores a checkpoint as before.
+    /// after a power loss (decision 0014). Off by default for now: the file layout it leaves
+    /// let the seeded damage campaign (`SeededDamageToolTests`) flip bytes of a live page that
+    /// makes LMDB fault (SIGSEGV) rather than assert, and a fault leaves no damage note, so the
+    /// command fails the same way twice. Until faults are noted too, a power loss restores a
+    /// checkpoint as before.
     public var pinsSyncedSnapshots = false
 
     /// Growth of the projections' file since a process pinned their synced snapshot that
