@@ -49,7 +49,10 @@ let package = Package(
 
         // MARK: - Storage: LMDB and the event journal
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
-        .target(name: "LMDBStore", dependencies: ["CLMDB"]),
+        // Damage notes written from a fault handler: C, because a signal handler may only call
+        // async-signal-safe functions and Swift code may allocate.
+        .target(name: "CDamageFaults"),
+        .target(name: "LMDBStore", dependencies: ["CLMDB", "CDamageFaults"]),
         // Hardware CRC-32C (SSE 4.2, ARMv8 CRC) behind a runtime check; C because Swift cannot
         // build one function for an instruction set the rest of the binary does not assume.
         .target(name: "CCRC32C"),
@@ -68,6 +71,9 @@ let package = Package(
             dependencies: ["EventJournal", "Determinism", "LosslessJSON", "SyncTesting", logging],
             path: "Tests/JournalCrashWriter"
         ),
+
+        // A child process for the damage-note tests: reads a damaged environment, which may fault.
+        .executableTarget(name: "lmdb-damage-reader", dependencies: ["LMDBStore"], path: "Tests/LMDBDamageReader"),
 
         // A child process for the store crash tests: local writes, sync downs and sync ups until killed.
         .executableTarget(

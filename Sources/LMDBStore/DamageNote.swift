@@ -1,5 +1,5 @@
+import CDamageFaults
 public import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -11,11 +11,15 @@ import Synchronization
 /// while reading it, so that the next process to open it rebuilds the file instead of meeting
 /// the damage again.
 ///
-/// LMDB reports some damage as an error (`MDB_CORRUPTED`, `MDB_PAGE_NOTFOUND`) and some by
+/// LMDB reports some damage as an error (`MDB_CORRUPTED`, `MDB_PAGE_NOTFOUND`), some by
 /// failing one of its assertions, which calls `abort()` after the environment's assert callback
-/// (`mdb_env_set_assert`). An environment opened with ``EnvironmentOptions/notesDamage`` writes
-/// this note, synced, in both cases: the process that met the damage may still end, but the
-/// next open does not crash in a loop. The note names the data file by device and inode, so a
+/// (`mdb_env_set_assert`), and some by faulting (SIGSEGV on a pointer read from a damaged page,
+/// SIGBUS past the end of a short file). An environment opened with
+/// ``EnvironmentOptions/notesDamage`` writes this note, synced, in every case: the process that
+/// met the damage may still end, but the next open does not crash in a loop. A fault counts
+/// only when the thread was in a transaction of the environment and the faulting instruction
+/// is LMDB's or the faulting address is in the environment's map; others reach the handler
+/// installed before (Swift's backtracer, or the default action) untouched. The note names the data file by device and inode, so a
 /// note about a file that was replaced since does not count.
 public struct DamageNote: Sendable, Hashable {
     /// The note's file name in the environment's directory.
@@ -45,26 +49,19 @@ public struct DamageNote: Sendable, Hashable {
 
     // MARK: - Ending the process
 
-    private static let assertionExit = Mutex<(status: Int32, line: [UInt8])?>(nil)
-
-    /// Makes an LMDB assertion failure in an environment that notes damage end the process with
-    /// `status` and one line on standard error, after the note is written, instead of
-    /// `abort()`.
+    /// Makes a process that meets damage in an environment that notes it (an LMDB assertion
+    /// failure, or a fault inside LMDB or in the environment's map) end with `status` and one
+    /// line on standard error, after the note is written, instead of `abort()` or the signal.
     ///
     /// For command-line tools, whose callers expect an exit status and one line, never a
-    /// signal. Libraries leave it unset: an app's crash reporter should see the abort.
+    /// signal. Libraries leave it unset: an app's crash reporter should see the crash.
     /// - Parameters:
     ///   - status: the exit status.
     ///   - prefix: the start of the line, such as the tool's name and a colon.
-    public static func endProcessOnAssertion(status: Int32, prefix: String) {
-        let line =
-            "\(prefix) the store's projections are damaged (LMDB found a bad page); the next open "
-            + "rebuilds them from the journal, or run `journal-replay rebuild STORE`\n"
-        assertionExit.withLock { $0 = (status, Array(line.utf8)) }
-    }
-
-    /// How the process ends after an assertion failure, as ``endProcessOnAssertion(status:prefix:)`` set.
-    static var assertionExitPlan: (status: Int32, line: [UInt8])? {
-        assertionExit.withLock { $0 }
+    public static func endProcessOnDamage(status: Int32, prefix: String) {
+        let line = Array(
+            ("\(prefix) the store's projections are damaged (LMDB found a bad page); the next open "
+                + "rebuilds them from the journal, or run `journal-replay rebuild STORE`\n").utf8)
+        line.withUnsafeBufferPointer { cdamage_plan_exit(status, $0.baseAddress, $0.count) }
     }
 }

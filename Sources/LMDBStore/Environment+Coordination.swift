@@ -38,7 +38,7 @@ extension Environment {
     package func withDeferredRead<T>(_ body: (DeferredReadTransaction) throws -> T) throws -> T {
         let deferred = DeferredReadTransaction(environment: self)
         defer { deferred.end() }
-        return try body(deferred)
+        return try blamingFaults { try body(deferred) }
     }
 }
 

@@ -51,7 +51,7 @@ public final class Environment: Sendable {
     private let currentMapSize: Mutex<Int>
     /// Writes the damage note LMDB's callbacks ask for; kept as long as the environment, whose
     /// user context points at it (``EnvironmentOptions/notesDamage``).
-    private let damageNoteWriter: DamageNoteWriter?
+    let damageNoteWriter: DamageNoteWriter?
     /// Failures planted by tests. Reserved for tests: do not use.
     package let faults = LMDBFaults()
 
@@ -88,10 +88,14 @@ public final class Environment: Sendable {
             if options.isReadOnly { flags |= LMDBCalls.flagReadOnly }
             try LMDBCalls.environmentOpen(pointer, path: directory.path, flags: flags, mode: options.fileMode)
             damageNoteWriter = options.notesDamage ? DamageNoteWriter(directory: directory.path) : nil
-            if let damageNoteWriter { try LMDBCalls.environmentNoteDamage(pointer, damageNoteWriter) }
+            if let damageNoteWriter {
+                try LMDBCalls.environmentNoteDamage(pointer, damageNoteWriter)
+                DamageNoteWriter.installFaultHandlers(libraryFunction: LMDBCalls.libraryFunctionAddress)
+            }
             // Another process may have grown the map already; adopt the size in the file.
             let info = try LMDBCalls.environmentInfo(pointer)
             currentMapSize = Mutex(max(info.mapSize, options.mapSizeBytes))
+            damageNoteWriter?.noteMap(address: info.mapAddress, size: info.mapSize)
         } catch {
             LMDBCalls.environmentClose(pointer)
             throw error
@@ -148,17 +152,19 @@ public final class Environment: Sendable {
     /// committed, since LMDB keeps a handle opened in a transaction only when it commits.
     private func openExistingDatabase(named name: String, isSealed: Bool) throws -> Database {
         try mapLock.withSharedLock {
-            let transaction = try LMDBCalls.transactionBegin(pointer, readOnly: true)
-            let handle: UInt32
-            do {
-                handle = try LMDBCalls.databaseOpen(transaction, name: name, create: false)
-            } catch {
-                LMDBCalls.transactionAbort(transaction)
-                throw error
+            try blamingFaults {
+                let transaction = try LMDBCalls.transactionBegin(pointer, readOnly: true)
+                let handle: UInt32
+                do {
+                    handle = try LMDBCalls.databaseOpen(transaction, name: name, create: false)
+                } catch {
+                    LMDBCalls.transactionAbort(transaction)
+                    throw error
+                }
+                try LMDBCalls.transactionCommit(transaction)
+                return Database(
+                    name: name, handle: handle, environmentIdentifier: ObjectIdentifier(self), isSealed: isSealed)
             }
-            try LMDBCalls.transactionCommit(transaction)
-            return Database(
-                name: name, handle: handle, environmentIdentifier: ObjectIdentifier(self), isSealed: isSealed)
         }
     }
 
@@ -174,7 +180,9 @@ public final class Environment: Sendable {
                     if let fault = faults.take(.begin) { throw fault }
                     let transaction = try LMDBCalls.transactionBegin(pointer, readOnly: true)
                     defer { LMDBCalls.transactionAbort(transaction) }
-                    return try body(Transaction(pointer: transaction, environment: self, isReadOnly: true))
+                    return try blamingFaults {
+                        try body(Transaction(pointer: transaction, environment: self, isReadOnly: true))
+                    }
                 }
             } catch let error as LMDBError where error == .mapResized && !adoptedResize {
                 adoptedResize = true
@@ -227,10 +235,14 @@ public final class Environment: Sendable {
     public func copy(to destination: URL, compact: Bool = true) throws {
         try FileManager.default.createDirectory(
             at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try LMDBCalls.environmentCopy(pointer, to: destination.path, compact: compact)
+        try blamingFaults { try LMDBCalls.environmentCopy(pointer, to: destination.path, compact: compact) }
     }
 
     func runWriteTransaction<T>(_ body: (Transaction) throws -> T) throws -> T {
+        try blamingFaults { try runWriteTransactionBlamingFaults(body) }
+    }
+
+    private func runWriteTransactionBlamingFaults<T>(_ body: (Transaction) throws -> T) throws -> T {
         let transaction: LMDBCalls.Transaction
         do {
             if let fault = faults.take(.begin) { throw fault }
@@ -262,6 +274,7 @@ public final class Environment: Sendable {
             try LMDBCalls.environmentSetMapSize(pointer, 0)
             let info = try LMDBCalls.environmentInfo(pointer)
             currentMapSize.withLock { $0 = info.mapSize }
+            damageNoteWriter?.noteMap(address: info.mapAddress, size: info.mapSize)
         }
     }
 
@@ -277,6 +290,16 @@ public final class Environment: Sendable {
             let grown = min(current * 2, options.mapSizeMaxBytes)
             try LMDBCalls.environmentSetMapSize(pointer, grown)
             currentMapSize.withLock { $0 = grown }
+            if let damageNoteWriter {
+                let info = try LMDBCalls.environmentInfo(pointer)
+                damageNoteWriter.noteMap(address: info.mapAddress, size: info.mapSize)
+            }
         }
+    }
+
+    /// Runs `body` with the calling thread's faults blamable on this environment when it notes
+    /// damage (``DamageNote``); otherwise it changes nothing. Every transaction runs in it.
+    func blamingFaults<T, Failure>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        try DamageNoteWriter.blamingFaults(on: damageNoteWriter, body)
     }
 }

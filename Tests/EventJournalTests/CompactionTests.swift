@@ -119,16 +119,25 @@ import Testing
         }
     }
 
-    @Test func aPowerLossAfterCompactionRecoversFromACheckpointAtOrAfterTheHorizon() throws {
+    /// The snapshot pinned when compaction moved the horizon is the recovery point; without
+    /// its record (damage a power loss cannot do, or a store from before decision 0014) the
+    /// newest checkpoint is, and it is at or after the horizon.
+    @Test(arguments: [true, false])
+    func aPowerLossAfterCompactionRecoversFromThePinnedSnapshotOrACheckpointAtOrAfterTheHorizon(
+        keepsTheRecord: Bool
+    ) throws {
         let store = try CompactedStore("compact-power", count: 400, kept: 50, manualOptions: manualOptions)
         let (fixture, boot, options, journal) = (store.fixture, store.boot, store.options, store.journal)
         defer { fixture.directory.remove() }
         try appendCrashWriterEntries(journal, through: 420)
         journal.abandon()
+        if !keepsTheRecord { try SyncedSnapshotRecord.remove(in: fixture.directory.appending("store/projections")) }
 
         boot.restart()
         let reopened = try fixture.open(options: options)
-        #expect(reopened.openingReport.projections == .restoredCheckpoint(350))
+        #expect(
+            reopened.openingReport.projections
+                == (keepsTheRecord ? .restoredSyncedSnapshot(400) : .restoredCheckpoint(350)))
         #expect(try counts(reopened) == CrashWriterPayload.kindCounts(through: 420))
         #expect(try reopened.verify().isConsistent)
     }
@@ -149,6 +158,7 @@ import Testing
         try appendCrashWriterEntries(reopened, through: 105)
         reopened.abandon()
         try FileManager.default.removeItem(at: fixture.directory.appending("store/checkpoints"))
+        try SyncedSnapshotRecord.remove(in: fixture.directory.appending("store/projections"))
         boot.restart()
         let lost = #expect(throws: JournalError.self) { try fixture.open(options: options) }
         #expect(lost?.code == .belowHorizon)

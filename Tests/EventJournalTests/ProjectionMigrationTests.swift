@@ -55,16 +55,25 @@ import Testing
         #expect(try counts(again) == migrated(CrashWriterPayload.kindCounts(through: 400)))
     }
 
-    @Test func aPowerLossAfterTheMigrationRecoversFromAMigratedCheckpoint() throws {
+    /// The migration removes the snapshot record (it writes without a pin); the first write
+    /// after it pins the migrated state, which a power loss then reopens. Without that record,
+    /// the migrated checkpoint is the recovery point.
+    @Test(arguments: [true, false])
+    func aPowerLossAfterTheMigrationRecoversFromTheMigratedSnapshotOrAMigratedCheckpoint(keepsTheRecord: Bool)
+        throws
+    {
         let fixture = try compactedStore("migrate-power")
         defer { fixture.directory.remove() }
         let journal = try fixture.open(version: 2, migratableVersions: [1], options: options)
         try journal.append((401...420).map { CrashWriterPayload.draft(for: $0) })
         journal.abandon()
+        if !keepsTheRecord { try SyncedSnapshotRecord.remove(in: fixture.directory.appending("store/projections")) }
 
         boot.restart()
         let reopened = try fixture.open(version: 2, migratableVersions: [1], options: options)
-        #expect(reopened.openingReport.projections == .restoredCheckpoint(350))
+        #expect(
+            reopened.openingReport.projections
+                == (keepsTheRecord ? .restoredSyncedSnapshot(400) : .restoredCheckpoint(350)))
         #expect(try counts(reopened) == migrated(CrashWriterPayload.kindCounts(through: 420)))
     }
 

@@ -157,10 +157,21 @@ import Testing
         #expect(try reopened.verify().isConsistent)
     }
 
-    @Test func aStoreWithTheDefaultPolicyPinsNothingYet() throws {
+    @Test func theDefaultPolicyRecordsASyncedSnapshotAtTheFirstWrite() throws {
         let fixture = try JournalFixture("snapshot-default")
         defer { fixture.directory.remove() }
         let journal = try fixture.open(options: JournalOptions())
+        for n in 1...5 { try journal.append(note("entry \(n)", n)) }
+        let projections = fixture.directory.appending("store").appendingPathComponent("projections")
+        #expect(SyncedSnapshotRecord.read(in: projections) != nil)
+    }
+
+    @Test func aStoreWithSnapshotsTurnedOffPinsNothing() throws {
+        let fixture = try JournalFixture("snapshot-turned-off")
+        defer { fixture.directory.remove() }
+        var options = JournalOptions()
+        options.checkpoints.pinsSyncedSnapshots = false
+        let journal = try fixture.open(options: options)
         for n in 1...5 { try journal.append(note("entry \(n)", n)) }
         let projections = fixture.directory.appending("store").appendingPathComponent("projections")
         #expect(SyncedSnapshotRecord.read(in: projections) == nil)

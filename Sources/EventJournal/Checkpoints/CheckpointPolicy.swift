@@ -50,12 +50,9 @@ public struct CheckpointPolicy: Sendable, Hashable {
     public var snapshotJournalBytesMax: Int = 32 << 20
 
     /// Whether the projections' synced snapshot is pinned and recorded as the recovery point
-    /// after a power loss (decision 0014). Off by default for now: the file layout it leaves
-    /// let the seeded damage campaign (`SeededDamageToolTests`) flip bytes of a live page that
-    /// makes LMDB fault (SIGSEGV) rather than assert, and a fault leaves no damage note, so the
-    /// command fails the same way twice. Until faults are noted too, a power loss restores a
-    /// checkpoint as before.
-    public var pinsSyncedSnapshots = false
+    /// after a power loss (decision 0014): on by default. Off, a power loss restores the
+    /// newest checkpoint and folds every entry after it, as before decision 0014.
+    public var pinsSyncedSnapshots = true
 
     /// Growth of the projections' file since a process pinned their synced snapshot that
     /// makes it pin a newer one, when a quarter of the file's size at the pin is less.

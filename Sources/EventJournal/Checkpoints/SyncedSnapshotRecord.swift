@@ -88,7 +88,7 @@ package struct SyncedSnapshotRecord: Hashable, Sendable {
 
     /// Removes the record from `directory`, durably, before something writes the projections
     /// there without a pin (a migration, a key rotation): their snapshot is no longer kept.
-    static func remove(in directory: URL) throws {
+    package static func remove(in directory: URL) throws {
         let record = directory.appendingPathComponent(fileName)
         guard FileManager.default.fileExists(atPath: record.path) else { return }
         do {

@@ -2,17 +2,18 @@ import LMDBStore
 
 extension Journal {
     /// Makes a process that meets a damaged page of a store's projections while reading them
-    /// end with `status` and one line on standard error instead of LMDB's `abort()`, once the
-    /// note that makes the next open rebuild them is written (decision 0013).
+    /// end with `status` and one line on standard error instead of LMDB's `abort()` or a
+    /// SIGSEGV or SIGBUS, once the note that makes the next open rebuild them is written
+    /// (decision 0013).
     ///
     /// For command-line tools, whose callers expect an exit status and one line, never a signal.
-    /// An app leaves it unset, so that its crash reporter sees the abort; either way the next
+    /// An app leaves it unset, so that its crash reporter sees the crash; either way the next
     /// open rebuilds the projections instead of crashing again.
     /// - Parameters:
     ///   - status: the exit status.
     ///   - prefix: the start of the line, such as the tool's name and a colon.
     public static func endProcessOnProjectionDamage(status: Int32, prefix: String) {
-        DamageNote.endProcessOnAssertion(status: status, prefix: prefix)
+        DamageNote.endProcessOnDamage(status: status, prefix: prefix)
     }
 
     /// Whether `error`, or an error it wraps, is LMDB reporting a damaged page

@@ -1,3 +1,5 @@
+import CDamageFaults
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -5,63 +7,60 @@
 #endif
 
 /// Writes an environment's ``DamageNote``; handed to LMDB as the environment's user context,
-/// so that the assert callback, which receives only the environment, can find it.
+/// so that the assert callback, which receives only the environment, can find it, and entered
+/// by every transaction of the environment, so that the fault handler can.
 ///
-/// It is called on the way to `abort()`, not in a signal handler, but the process is in an
-/// unknown state there: the note is written with plain `open`, `write`, `fsync` and `close`
-/// of bytes prepared when the environment was opened.
+/// The note is written by C code (`CDamageFaults`) from bytes prepared here, because it may be
+/// written inside a signal handler, where only async-signal-safe calls are allowed.
 final class DamageNoteWriter: Sendable {
-    /// The note's path and the directory's, as C strings.
-    let notePath: [CChar]
-    let directoryPath: [CChar]
-    /// `file <device>:<inode>` of the data file, and a line break.
-    let identityLine: [UInt8]
+    // The C note is written once here and read only by C, which synchronizes its map fields.
+    nonisolated(unsafe) let note: OpaquePointer
 
     init?(directory: String) {
-        let file = directory + "/data.mdb"
         var status = stat()
-        guard stat(file, &status) == 0 else { return nil }
-        notePath = Array((directory + "/" + DamageNote.fileName).utf8CString)
-        directoryPath = Array(directory.utf8CString)
-        identityLine = Array("file \(status.st_dev):\(status.st_ino)\n".utf8)
+        guard stat(directory + "/data.mdb", &status) == 0,
+            let note = cdamage_note_create(
+                directory + "/" + DamageNote.fileName, directory, "file \(status.st_dev):\(status.st_ino)\n")
+        else { return nil }
+        self.note = note
+    }
+
+    deinit {
+        cdamage_note_destroy(note)
     }
 
     /// Writes the note with `message`, synced with its directory. Best effort: a note that
     /// cannot be written leaves the process as it would have been without one.
     func record(message: UnsafePointer<CChar>?) {
-        let descriptor = open(notePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return }
-        Self.writeAll(descriptor, identityLine)
-        if let message {
-            Self.writeAll(descriptor, Array(UnsafeRawBufferPointer(start: message, count: strlen(message))))
-        }
-        Self.writeAll(descriptor, [0x0A])
-        _ = fsync(descriptor)
-        close(descriptor)
-        let directory = open(directoryPath, O_RDONLY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = fsync(directory)
-            close(directory)
-        }
+        cdamage_note_record(note, message)
+    }
+
+    /// Tells the fault handler where the environment's map lies now.
+    func noteMap(address: UnsafeRawPointer?, size: Int) {
+        cdamage_note_set_map(note, address, size)
+    }
+
+    /// Installs the process's fault handlers (once); `libraryFunction` is any function of
+    /// liblmdb, which tells the handler where LMDB's code is.
+    static func installFaultHandlers(libraryFunction: UnsafeRawPointer) {
+        // An error leaves faults as they were without this handler: no note, nothing worse.
+        _ = cdamage_install_fault_handlers(libraryFunction)
+    }
+
+    /// Runs `body` with the calling thread's faults blamable on `writer`'s environment too;
+    /// `nil` (an environment that notes no damage) changes nothing, so a transaction of another
+    /// environment nested in one that notes damage keeps the outer one blamable.
+    static func blamingFaults<T, Failure>(on writer: DamageNoteWriter?, _ body: () throws(Failure) -> T)
+        throws(Failure) -> T
+    {
+        let previous = cdamage_enter(writer?.note)
+        defer { cdamage_leave(previous) }
+        return try body()
     }
 
     /// What the assert callback does after the note: ends the process as the tools asked, or
     /// returns so that LMDB aborts.
     static func endProcessIfAsked() {
-        guard let plan = DamageNote.assertionExitPlan else { return }
-        writeAll(STDERR_FILENO, plan.line)
-        _exit(plan.status)
-    }
-
-    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeBytes {
-                write(descriptor, $0.baseAddress.map { $0 + done }, bytes.count - done)
-            }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            done += written
-        }
+        cdamage_end_process_if_planned()
     }
 }

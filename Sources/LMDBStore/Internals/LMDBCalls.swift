@@ -46,6 +46,15 @@ enum LMDBCalls {
             mdb_env_set_assert(environment) { environment, message in LMDBCalls.assertionFailed(environment, message) })
     }
 
+    /// The address of one of liblmdb's functions, which tells the fault handler where LMDB's
+    /// code lies.
+    static var libraryFunctionAddress: UnsafeRawPointer {
+        let version:
+            @convention(c) (UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?)
+                -> UnsafeMutablePointer<CChar>? = mdb_version
+        return unsafeBitCast(version, to: UnsafeRawPointer.self)
+    }
+
     /// LMDB's assert callback (`MDB_assert_func`): LMDB calls `abort()` when it returns.
     private static func assertionFailed(_ environment: Environment?, _ message: UnsafePointer<CChar>?) {
         guard let environment, let context = mdb_env_get_userctx(environment) else { return }
@@ -84,10 +93,12 @@ enum LMDBCalls {
         try check(mdb_env_set_maxreaders(environment, count))
     }
 
-    static func environmentInfo(_ environment: Environment) throws(LMDBError) -> (mapSize: Int, lastPage: Int) {
+    static func environmentInfo(_ environment: Environment) throws(LMDBError) -> (
+        mapSize: Int, lastPage: Int, mapAddress: UnsafeRawPointer?
+    ) {
         var info = MDB_envinfo()
         try check(mdb_env_info(environment, &info))
-        return (info.me_mapsize, info.me_last_pgno)
+        return (info.me_mapsize, info.me_last_pgno, UnsafeRawPointer(info.me_mapaddr))
     }
 
     static func environmentPageSize(_ environment: Environment) throws(LMDBError) -> Int {
