@@ -30,6 +30,7 @@ import Testing
         var options = JournalOptions()
         options.retention = .unlimited
         options.compactionBatchSize = 7
+        options.checkpoints.pinsSyncedSnapshots = true
         return options
     }
 
@@ -264,11 +265,13 @@ import Testing
         #expect(report.keptBecause.contains("pinning still needs entry 40"))
     }
 
-    /// Kills a child that appends and compacts itself (archiving what it removes) at seeded
-    /// moments; after every kill the store opens, verifies from its horizon, its kind counts
-    /// are those of every entry ever appended, and the archive continues without a gap or a
-    /// repeat up to the horizon.
-    @Test func compactionInterruptedBySIGKILLAtSeededMomentsLeavesAValidStore() async throws {
+    /// Kills a child that appends, pins synced snapshots and compacts itself (archiving what it
+    /// removes) at seeded moments, and after every other kill also loses power: what the child
+    /// wrote to the projections without a sync is damaged and the machine restarts. After
+    /// every kill the store opens, verifies from its horizon, its kind counts are those of
+    /// every entry ever appended, and the archive continues without a gap or a repeat up to
+    /// the horizon.
+    @Test func compactionAndPinsInterruptedBySIGKILLOrAPowerLossAtSeededMomentsLeaveAValidStore() async throws {
         let fixture = try JournalFixture("compact-crash")
         defer { fixture.directory.remove() }
         let store = fixture.directory.appending("store")
@@ -277,6 +280,7 @@ import Testing
         var generator = SplitMix64(seed: 20_261_124)
         var lastSeen: UInt64 = 0
         var compactedKills = 0
+        var snapshotRestores = 0
         let killCount = 16
         var options = manualOptions
         options.compactionArchive = archive
@@ -296,7 +300,14 @@ import Testing
             await child.exited()
             #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
 
-            let journal = try fixture.open(options: options)
+            var openOptions = options
+            if round % 2 == 1 {
+                try PowerLossDamage.damageUnsyncedProjections(of: store, how: generator.next())
+                // Another boot than the child's: the open recovers as after a power loss.
+                openOptions.bootIdentity = ManualBootIdentity("after-power-loss-\(round)")
+            }
+            let journal = try fixture.open(options: openOptions)
+            if case .restoredSyncedSnapshot = journal.openingReport.projections { snapshotRestores += 1 }
             let last = try journal.lastSequence()
             #expect(last >= lastSeen, "round \(round): the journal lost committed entries")
             lastSeen = last
@@ -325,6 +336,7 @@ import Testing
             #expect(expected >= horizon.firstSequence, "round \(round): the archive stops before the horizon")
         }
         #expect(compactedKills >= killCount / 2, "too few kills landed after the child compacted")
+        #expect(snapshotRestores >= 1, "no power loss reopened a pinned snapshot")
     }
 }
 

@@ -14,6 +14,7 @@ import Testing
         options.retention = .unlimited
         options.compactionBatchSize = 7
         options.bootIdentity = boot
+        options.checkpoints.pinsSyncedSnapshots = true
         return options
     }
 

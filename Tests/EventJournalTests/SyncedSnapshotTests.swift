@@ -157,20 +157,21 @@ import Testing
         #expect(try reopened.verify().isConsistent)
     }
 
-    @Test func theDefaultPolicyRecordsASyncedSnapshotAtTheFirstWrite() throws {
-        let fixture = try JournalFixture("snapshot-default")
+    @Test func aStoreWithSnapshotsTurnedOnRecordsOneAtTheFirstWrite() throws {
+        let fixture = try JournalFixture("snapshot-turned-on")
         defer { fixture.directory.remove() }
-        let journal = try fixture.open(options: JournalOptions())
+        var options = JournalOptions()
+        options.checkpoints.pinsSyncedSnapshots = true
+        let journal = try fixture.open(options: options)
         for n in 1...5 { try journal.append(note("entry \(n)", n)) }
         let projections = fixture.directory.appending("store").appendingPathComponent("projections")
         #expect(SyncedSnapshotRecord.read(in: projections) != nil)
     }
 
-    @Test func aStoreWithSnapshotsTurnedOffPinsNothing() throws {
-        let fixture = try JournalFixture("snapshot-turned-off")
+    @Test func theDefaultPolicyPinsNothingYet() throws {
+        let fixture = try JournalFixture("snapshot-default")
         defer { fixture.directory.remove() }
-        var options = JournalOptions()
-        options.checkpoints.pinsSyncedSnapshots = false
+        let options = JournalOptions()
         let journal = try fixture.open(options: options)
         for n in 1...5 { try journal.append(note("entry \(n)", n)) }
         let projections = fixture.directory.appending("store").appendingPathComponent("projections")

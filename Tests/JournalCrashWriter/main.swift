@@ -1,7 +1,8 @@
 // A child process for the crash-safety tests: it appends batches to a journal until it is
 // killed. Usage: journal-crash-writer DIRECTORY SEED [ARCHIVE]
 // With ARCHIVE, the journal keeps only its newest entries and compacts itself as it goes,
-// appending what it removes to ARCHIVE, so kills land inside compactions too; once it sees its
+// appending what it removes to ARCHIVE, and pins a synced snapshot every 60 entries, so kills
+// land inside compactions and pins too; once it sees its
 // store compacted it creates ARCHIVE.compacted, so a test can wait for that instead of guessing.
 // Usage: journal-crash-writer rotate DIRECTORY HEX-KEY-1 HEX-KEY-2 rotates the store's key from
 // one to the other and back until it is killed (finishing first whatever rotation a kill left).
@@ -38,6 +39,9 @@ do {
         options.compactionArchive = URL(fileURLWithPath: arguments[3])
         options.compactionBatchSize = 25
         options.checkpoints.entryCountMax = 150
+        // Pins renewed often, so kills and power losses land inside them too.
+        options.checkpoints.pinsSyncedSnapshots = true
+        options.checkpoints.snapshotEntryCountMax = 60
     }
     let journal = try Journal(
         directory: URL(fileURLWithPath: arguments[1]), projections: [KindCountsProjection()],
