@@ -19,8 +19,9 @@ public import Foundation
 /// met the damage may still end, but the next open does not crash in a loop. A fault counts
 /// only when the thread was in a transaction of the environment and the faulting instruction
 /// is LMDB's or the faulting address is in the environment's map; others reach the handler
-/// installed before (Swift's backtracer, or the default action) untouched. The note names the data file by device and inode, so a
-/// note about a file that was replaced since does not count.
+/// installed before (Swift's backtracer, or the default action) untouched. The note names the
+/// data file by device and inode, so a note about a file that was replaced since does not
+/// count.
 public struct DamageNote: Sendable, Hashable {
     /// The note's file name in the environment's directory.
     public static let fileName = "damage.note"

@@ -239,31 +239,29 @@ public final class Environment: Sendable {
     }
 
     func runWriteTransaction<T>(_ body: (Transaction) throws -> T) throws -> T {
-        try blamingFaults { try runWriteTransactionBlamingFaults(body) }
-    }
-
-    private func runWriteTransactionBlamingFaults<T>(_ body: (Transaction) throws -> T) throws -> T {
-        let transaction: LMDBCalls.Transaction
-        do {
-            if let fault = faults.take(.begin) { throw fault }
-            transaction = try LMDBCalls.transactionBegin(pointer, readOnly: false)
-        } catch let error as LMDBError {
-            throw WriteBeginFailure(code: error)
+        try blamingFaults {
+            let transaction: LMDBCalls.Transaction
+            do {
+                if let fault = faults.take(.begin) { throw fault }
+                transaction = try LMDBCalls.transactionBegin(pointer, readOnly: false)
+            } catch let error as LMDBError {
+                throw WriteBeginFailure(code: error)
+            }
+            let result: T
+            do {
+                result = try body(Transaction(pointer: transaction, environment: self, isReadOnly: false))
+            } catch {
+                LMDBCalls.transactionAbort(transaction)
+                throw error
+            }
+            if let fault = faults.take(.commit) {
+                LMDBCalls.transactionAbort(transaction)
+                throw fault
+            }
+            // mdb_txn_commit frees the transaction whether or not it succeeds.
+            try LMDBCalls.transactionCommit(transaction)
+            return result
         }
-        let result: T
-        do {
-            result = try body(Transaction(pointer: transaction, environment: self, isReadOnly: false))
-        } catch {
-            LMDBCalls.transactionAbort(transaction)
-            throw error
-        }
-        if let fault = faults.take(.commit) {
-            LMDBCalls.transactionAbort(transaction)
-            throw fault
-        }
-        // mdb_txn_commit frees the transaction whether or not it succeeds.
-        try LMDBCalls.transactionCommit(transaction)
-        return result
     }
 
     /// Another process grew the map beyond ours (`MDB_MAP_RESIZED`): adopt the size recorded in

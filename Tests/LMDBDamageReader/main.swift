@@ -26,15 +26,14 @@ do {
     }
     let database = try environment.database(named: arguments[2])
     let count = try environment.read { transaction in
+        var count = 0
         try transaction.withCursor(database) { cursor in
-            var count = 0
-            var record = try cursor.first()
-            while record != nil {
+            try cursor.forEach { _, _ in
                 count += 1
-                record = try cursor.next()
+                return true
             }
-            return count
         }
+        return count
     }
     print("read \(count)")
 } catch {

@@ -32,12 +32,8 @@ import Testing
             }
         }
 
-        var noteNames: String {
-            switch self {
-            case .duplicatesFlagOnAPlainRecord: "SIGSEGV"
-            case .recordOffsetPastTheFileEnd: "SIGBUS"
-            }
-        }
+        /// How the note names the signal.
+        var signalName: String { signal == SIGSEGV ? "SIGSEGV" : "SIGBUS" }
     }
 
     static let pageSize = 4_096
@@ -104,7 +100,7 @@ import Testing
         let output = try await Self.reader(store)
         #expect(output.wasKilled && output.status == damage.signal, "\(output.status): \(output.standardError)")
         let note = try #require(DamageNote.read(in: store))
-        #expect(note.message.contains(damage.noteNames))
+        #expect(note.message.contains(damage.signalName))
     }
 
     @Test(arguments: Damage.allCases)
