@@ -119,7 +119,7 @@ import Testing
         #expect(try reopened.verify().isConsistent)
     }
 
-    @Test func aCompactedStoreWrittenWithoutChecksumsMigratesItsValuesAndCheckpointsInPlace() throws {
+    @Test func aCompactedStoreWrittenWithoutChecksumsMigratesItsValuesCheckpointsAndAnchorInPlace() throws {
         let fixture = try JournalFixture("checked-old-compacted")
         defer { fixture.directory.remove() }
         let (original, layout) = try {
@@ -130,6 +130,8 @@ import Testing
             return (try counts(journal), journal.layout)
         }()
         try LayoutOneStore.strip(layout.projectionDirectory)
+        // The anchor holds the horizon's state (decision 0016); checkpoints only a newer one.
+        try LayoutOneStore.strip(layout.anchorDirectory)
         for checkpoint in try LayoutOneStore.checkpointFolders(layout.checkpointDirectory) {
             try LayoutOneStore.stripCheckpoint(checkpoint)
         }
@@ -178,7 +180,8 @@ enum LayoutOneStore {
 
     /// The folders of the checkpoints in `directory`.
     static func checkpointFolders(_ directory: URL) throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { UInt64($0) != nil }.map {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { UInt64($0) != nil }.map {
             directory.appendingPathComponent($0, isDirectory: true)
         }
     }

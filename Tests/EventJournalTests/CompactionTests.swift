@@ -154,11 +154,13 @@ import Testing
         #expect(newVersion?.code == .belowHorizon)
         #expect(newVersion?.message.contains("horizon, entry 91") == true)
 
-        // A power loss with every checkpoint gone leaves nothing to fold the journal onto.
+        // A power loss with every checkpoint and the anchor gone leaves nothing to fold the
+        // journal onto.
         let reopened = try fixture.open(options: options)
         try appendCrashWriterEntries(reopened, through: 105)
         reopened.abandon()
-        try FileManager.default.removeItem(at: fixture.directory.appending("store/checkpoints"))
+        try? FileManager.default.removeItem(at: fixture.directory.appending("store/checkpoints"))
+        try FileManager.default.removeItem(at: fixture.directory.appending("store/anchor"))
         try SyncedSnapshotRecord.remove(in: fixture.directory.appending("store/projections"))
         boot.restart()
         let lost = #expect(throws: JournalError.self) { try fixture.open(options: options) }
@@ -228,7 +230,9 @@ import Testing
         let statistics = try journal.statistics()
         #expect(statistics.horizon.firstSequence == 27)
         #expect(statistics.liveBytes <= statistics.fileBytes)
-        #expect(statistics.checkpointSequences == [26])
+        // The anchor holds the horizon's state; no checkpoint copy is written for it.
+        #expect(statistics.checkpointSequences == [])
+        #expect(statistics.anchorSequence == 26)
     }
 
     @Test func theAgeAndByteLimitsKeepTheNewestEntriesWithinThem() throws {
@@ -295,18 +299,8 @@ import Testing
                 // and compacted again.
                 try await child.waitWhileRunning(until: { FileManager.default.fileExists(atPath: compactedMarker) })
             }
-            try await Task.sleep(for: .microseconds(UInt32.random(in: 5_000...150_000, using: &generator)))
-            kill(child.processIdentifier, SIGKILL)
-            await child.exited()
-            #expect(child.terminationReason == .uncaughtSignal, "round \(round): the child exited on its own")
-
-            var openOptions = options
-            if round % 2 == 1 {
-                try PowerLossDamage.damageUnsyncedProjections(of: store, how: generator.next())
-                // Another boot than the child's: the open recovers as after a power loss.
-                openOptions.bootIdentity = ManualBootIdentity("after-power-loss-\(round)")
-            }
-            let journal = try fixture.open(options: openOptions)
+            try await Self.killAfterDelay(child, 5_000...150_000, round: round, generator: &generator)
+            let journal = try Self.reopen(fixture, afterRound: round, options: options, generator: &generator)
             if case .restoredSyncedSnapshot = journal.openingReport.projections { snapshotRestores += 1 }
             let last = try journal.lastSequence()
             #expect(last >= lastSeen, "round \(round): the journal lost committed entries")
@@ -337,6 +331,75 @@ import Testing
         }
         #expect(compactedKills >= killCount / 2, "too few kills landed after the child compacted")
         #expect(snapshotRestores >= 1, "no power loss reopened a pinned snapshot")
+    }
+
+    /// Two processes append to one store, and each compacts it (folding into its anchor) and
+    /// pins synced snapshots as it goes; both are killed at seeded moments, one after the
+    /// other, and every other round ends in a simulated power loss. Each time nothing
+    /// committed is lost, the counts hold, `verify` passes and the anchor holds the horizon's
+    /// state: neither process's fold into the anchor is lost or repeated by the other's.
+    @Test func twoProcessesCompactingOneStoreKilledAtSeededMomentsLeaveAValidStore() async throws {
+        let fixture = try JournalFixture("compact-two-processes")
+        defer { fixture.directory.remove() }
+        let store = fixture.directory.appending("store")
+        let writer = try BuiltProduct("journal-crash-writer")
+        var generator = SplitMix64(seed: 20_261_127)
+        var lastSeen: UInt64 = 0
+        var compactedRounds = 0
+        for round in 0..<6 {
+            // Each child appends what it removes to an archive of its own: two processes
+            // appending to one file would interleave their lines.
+            let archives = ["a", "b"].map { fixture.directory.appending("archive-\($0)-\(round).jsonl").path }
+            let children = try archives.enumerated().map { index, archive in
+                try writer.start([store.path, String(round * 2 + index), archive])
+            }
+            let bothSawCompaction = try await children[0].waitWhileRunning(until: {
+                archives.allSatisfy { FileManager.default.fileExists(atPath: $0 + ".compacted") }
+            })
+            #expect(bothSawCompaction, "round \(round): a child never saw its store compacted")
+            for child in children {
+                try await Self.killAfterDelay(child, 5_000...80_000, round: round, generator: &generator)
+            }
+            let journal = try Self.reopen(fixture, afterRound: round, options: manualOptions, generator: &generator)
+            let last = try journal.lastSequence()
+            #expect(last >= lastSeen, "round \(round): the journal lost committed entries")
+            lastSeen = last
+            let horizon = try journal.horizon()
+            if horizon.isCompacted {
+                compactedRounds += 1
+                let anchor = try #require(try journal.statistics().anchorSequence, "round \(round): no anchor")
+                #expect(anchor >= horizon.anchorSequence, "round \(round): the anchor is behind the horizon")
+            }
+            #expect(try counts(journal) == CrashWriterPayload.kindCounts(through: last), "round \(round)")
+            let report = try journal.verify()
+            #expect(report.isConsistent, "round \(round): \(report.divergences)")
+            try journal.close()
+        }
+        #expect(compactedRounds == 6)
+    }
+
+    /// Kills `child` with SIGKILL after a seeded delay (microseconds), and waits for it.
+    private static func killAfterDelay(
+        _ child: Process, _ delay: ClosedRange<UInt32>, round: Int, generator: inout SplitMix64
+    ) async throws {
+        try await Task.sleep(for: .microseconds(UInt32.random(in: delay, using: &generator)))
+        kill(child.processIdentifier, SIGKILL)
+        await child.exited()
+        #expect(child.terminationReason == .uncaughtSignal, "round \(round): a child exited on its own")
+    }
+
+    /// Opens the store after round `round`'s kills; odd rounds first simulate a power loss: the
+    /// projections' unsynced pages damaged, and another boot than the children's.
+    private static func reopen(
+        _ fixture: JournalFixture, afterRound round: Int, options: JournalOptions, generator: inout SplitMix64
+    ) throws -> Journal {
+        var options = options
+        if round % 2 == 1 {
+            try PowerLossDamage.damageUnsyncedProjections(
+                of: fixture.directory.appending("store"), how: generator.next())
+            options.bootIdentity = ManualBootIdentity("after-power-loss-\(round)")
+        }
+        return try fixture.open(options: options)
     }
 }
 

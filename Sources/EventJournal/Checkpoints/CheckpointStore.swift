@@ -28,6 +28,9 @@ struct CheckpointStore {
     let signature: String
     /// The store's seal: a copy is opened with it to read its fold mark.
     let sealer: (any ValueSealer)?
+    /// The store's anchor, restored like a checkpoint at its fold mark; `nil` to use only the
+    /// folders (decision 0016).
+    var anchor: Anchor? = nil
 
     static let manifestName = "checkpoint.json"
     static let dataName = "data.mdb"
@@ -96,6 +99,20 @@ struct CheckpointStore {
         return names.compactMap(UInt64.init).filter { $0 > 0 }.sorted(by: >)
     }
 
+    /// The bytes of every file in the checkpoint folders present (valid or not): what removing
+    /// them would free.
+    func fileBytes() -> Int {
+        let files = FileManager.default
+        return sequences().reduce(0) { total, sequence in
+            let folder = folder(sequence)
+            let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.reduce(total) { total, name in
+                let attributes = try? files.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+                return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
+            }
+        }
+    }
+
     func folder(_ sequence: UInt64) -> URL {
         directory.appendingPathComponent(String(sequence), isDirectory: true)
     }
@@ -127,12 +144,24 @@ struct CheckpointStore {
     /// Copies the newest valid checkpoint at or below `sequence` into `destination` (a new
     /// folder) and returns its fold mark; `nil`, with nothing created, when there is none.
     ///
+    /// The anchor counts as a checkpoint at its fold mark; at the same sequence a folder is
+    /// preferred. A folder that fails its checks is removed; the anchor never is, since it may
+    /// be the only state before the horizon.
     /// - Parameter entryChecksum: the journal's checksum of the entry at a sequence, or `nil`
     ///   when the journal has no such entry.
     func restoreNearest(
         atOrBelow sequence: UInt64, entryChecksum: (UInt64) throws -> UInt32?, into destination: URL
     ) throws -> FoldMark? {
+        var anchorMark = try anchor?.foldMark(signature: signature).flatMap { $0.sequence <= sequence ? $0 : nil }
         for candidate in sequences() where candidate <= sequence {
+            if let mark = anchorMark, mark.sequence > candidate {
+                anchorMark = nil
+                if let restored = try restoreAnchor(
+                    atOrBelow: sequence, entryChecksum: entryChecksum, into: destination)
+                {
+                    return restored
+                }
+            }
             guard let manifest = manifest(candidate), try entryChecksum(candidate) == manifest.entryChecksum else {
                 discard(candidate)
                 continue
@@ -153,7 +182,27 @@ struct CheckpointStore {
             }
             return FoldMark(sequence: candidate, checksum: manifest.entryChecksum)
         }
-        return nil
+        guard anchorMark != nil else { return nil }
+        return try restoreAnchor(atOrBelow: sequence, entryChecksum: entryChecksum, into: destination)
+    }
+
+    /// Copies the anchor into `destination` from a read snapshot and returns the copy's fold
+    /// mark, when that mark is at or below `sequence` and continues the journal; `nil`, with
+    /// nothing left at `destination`, otherwise. The mark is read from the copy, since a
+    /// compaction in another process may fold into the anchor meanwhile.
+    func restoreAnchor(
+        atOrBelow sequence: UInt64, entryChecksum: (UInt64) throws -> UInt32?, into destination: URL
+    ) throws -> FoldMark? {
+        guard let anchor else { return nil }
+        try? FileManager.default.removeItem(at: destination)
+        try anchor.withEnvironment { try $0.copy(to: destination, compact: true) }
+        guard let mark = try foldMark(ofCopy: destination), mark.sequence <= sequence,
+            try entryChecksum(mark.sequence) == mark.checksum
+        else {
+            try? FileManager.default.removeItem(at: destination)
+            return nil
+        }
+        return mark
     }
 
     /// Whether the LMDB data file `file` passes the checks made before mapping it
@@ -215,13 +264,18 @@ struct CheckpointStore {
     /// The fold mark recorded inside a copied environment; the copy's lock file is removed.
     private func foldMark(ofCopy folder: URL) throws -> FoldMark? {
         defer { try? FileManager.default.removeItem(at: folder.appendingPathComponent("lock.mdb")) }
-        var options = EnvironmentOptions()
-        options.flushesOnCommit = false
-        let copy = try Environment(directory: folder, options: options, sealer: sealer)
+        let copy = try Environment(directory: folder, options: Self.copyOptions, sealer: sealer)
         let fold = try copy.database(named: ProjectionStore.foldDatabaseName)
         return try copy.read { transaction in
             try transaction.get(fold, key: ProjectionStore.foldedThroughKey).flatMap(FoldMark.init(bytes:))
         }
+    }
+
+    /// Copies are written once and synced as files, never commit by commit.
+    static var copyOptions: EnvironmentOptions {
+        var options = EnvironmentOptions()
+        options.flushesOnCommit = false
+        return options
     }
 
     /// Removes the temporary folders of checkpoints whose writer process is gone.
@@ -298,9 +352,7 @@ extension CheckpointStore {
     private func transformCopy(
         in scratch: URL, into destination: URL, _ transform: (Environment) throws -> Void
     ) throws {
-        var options = EnvironmentOptions()
-        options.flushesOnCommit = false
-        let environment = try Environment(directory: scratch, options: options, sealer: sealer)
+        let environment = try Environment(directory: scratch, options: Self.copyOptions, sealer: sealer)
         try transform(environment)
         try environment.copy(to: destination, compact: true)
     }

@@ -23,8 +23,8 @@ extension Journal {
     /// are not held up and the copy's projections are never ahead of its journal: entries
     /// appended in between are folded when the copy is opened, as after any crash. The copy's
     /// files are synced before it is renamed into place, so its projections are trusted as they
-    /// are, even on another machine. Checkpoints are copied too; leases are not (they belong to
-    /// running processes).
+    /// are, even on another machine. Checkpoints and the anchor are copied too; leases are not
+    /// (they belong to running processes).
     ///
     /// - Throws: ``JournalError/Code/storage`` when `destination` exists or cannot be written;
     ///   nothing is left at `destination` then.
@@ -45,10 +45,15 @@ extension Journal {
             let copy = StoreLayout(directory: partial)
             try projectionEnvironment.copy(to: copy.projectionDirectory, compact: true)
             try journalEnvironment.copy(to: copy.journalDirectory, compact: true)
+            // After the journal: an anchor copied before it could be behind the copy's horizon.
+            let copiesAnchor = anchor.exists
+            if copiesAnchor { try anchor.withEnvironment { try $0.copy(to: copy.anchorDirectory, compact: true) } }
             let checkpointCount = try Self.copyCheckpoints(
                 from: layout.checkpointDirectory, to: copy.checkpointDirectory)
             let lastSequence = try Self.trustProjections(of: copy)
-            for folder in [copy.journalDirectory, copy.projectionDirectory] {
+            for folder in [copy.journalDirectory, copy.projectionDirectory]
+                + (copiesAnchor ? [copy.anchorDirectory] : [])
+            {
                 try? files.removeItem(at: folder.appendingPathComponent("lock.mdb"))
                 try FileDurability.flushFile(folder.appendingPathComponent("data.mdb"))
                 try FileDurability.flushDirectory(folder)

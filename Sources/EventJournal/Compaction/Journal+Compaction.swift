@@ -4,14 +4,15 @@ import LMDBStore
 import Logging
 import Synchronization
 
-// Compaction (decision 0005): the journal's oldest entries are removed once a synced checkpoint
-// holds the state they folded to. The order makes every crash safe:
-// 1. a checkpoint of the state as of the last entry to remove, synced;
+// Compaction (decisions 0005 and 0016): the journal's oldest entries are removed once the
+// anchor, synced, holds the state they folded to. The order makes every crash safe:
+// 1. the entries to remove folded into the anchor, in synced commits;
 // 2. the entries to remove appended to the archive, when one is asked for, synced;
 // 3. the new horizon, in one synced journal commit: from here on nothing reads below it;
 // 4. the entries below it deleted, a bounded batch per commit, so appends never wait long;
-// 5. checkpoints that ended before the horizon removed.
-// A crash in 1 or 2 leaves the old horizon; in 4 or 5 the next compaction finishes the job.
+// 5. checkpoints the anchor makes useless removed.
+// A crash in 1 or 2 leaves the old horizon (and perhaps the anchor ahead of it, which the next
+// compaction moves the horizon up to); in 4 or 5 the next compaction finishes the job.
 extension Journal {
     static let horizonKey = Array("horizon".utf8)
 
@@ -77,9 +78,9 @@ extension Journal {
     ///
     /// The horizon moves to the first entry to keep: the newest entry, entries a projection
     /// still needs (``Projection/oldestNeededSequence(in:)``) and entries within every limit of
-    /// `retention` stay. A checkpoint of the state just before the horizon is written first
-    /// (folded from the previous one), so every projection, `verify` and `state --as-of` from
-    /// the horizon on still work; asked about anything older, they throw
+    /// `retention` stay. The entries removed are first folded into the store's anchor, the
+    /// state just before the horizon (`<store>/anchor/`, synced), so every projection, `verify`
+    /// and `state --as-of` from the horizon on still work; asked about anything older, they throw
     /// ``JournalError/Code/belowHorizon``. Entries are deleted in transactions of
     /// ``JournalOptions/compactionBatchSize``, so appends in this and other processes go on
     /// meanwhile. LMDB reuses the freed pages for later entries; the file does not shrink
@@ -92,8 +93,8 @@ extension Journal {
     ///     so an interrupted compaction continues it. ``JournalOptions/compactionArchive`` when `nil`.
     ///   - progress: called with (entries removed, entries to remove) as batches commit.
     /// - Returns: what was removed.
-    /// - Throws: ``JournalError`` for storage trouble, a damaged archive, or a horizon
-    ///   checkpoint that cannot be written.
+    /// - Throws: ``JournalError`` for storage trouble, a damaged archive, or an anchor that
+    ///   cannot be written.
     @discardableResult
     public func compact(
         retention: RetentionPolicy? = nil, archive: URL? = nil,
@@ -111,14 +112,15 @@ extension Journal {
                 // The recovery point moves up first, so a power loss never needs the entries
                 // this compaction removes (decision 0014).
                 if pinsSnapshots { try pinSnapshotNow() }
-                let checkpoints = checkpointStore(in: layout.checkpointDirectory)
-                let anchor = try checkpointState(asOf: plan.firstKept - 1, checkpoints: checkpoints)
+                // The anchor may already be further on, after a compaction that stopped before
+                // moving the horizon: the horizon then moves up to it.
+                let anchor = try advanceAnchor(through: plan.firstKept - 1)
                 if let archive = archive ?? options.compactionArchive {
                     report.archivedEntries = try appendToArchive(
-                        archive, (plan.horizon.firstSequence)...(plan.firstKept - 1))
+                        archive, (plan.horizon.firstSequence)...(anchor.sequence))
                 }
                 report.horizon = try moveHorizon(
-                    to: JournalHorizon(firstSequence: plan.firstKept, anchorChecksum: anchor))
+                    to: JournalHorizon(firstSequence: anchor.sequence + 1, anchorChecksum: anchor.checksum))
             }
             report.removedEntries = try deleteEntriesBelowHorizon(progress: progress)
             report.removedCheckpoints = try pruneCheckpoints()
@@ -236,23 +238,6 @@ extension Journal {
         return found
     }
 
-    /// Makes sure a valid checkpoint of the state as of entry `sequence` exists, folding it from
-    /// the nearest older one when needed, and returns its entry checksum.
-    private func checkpointState(asOf sequence: UInt64, checkpoints: CheckpointStore) throws -> UInt32 {
-        try read { reader in
-            let checksum = try reader.continuableChecksum(of: sequence)
-            if let manifest = checkpoints.manifest(sequence), manifest.entryChecksum == checksum {
-                return manifest.entryChecksum
-            }
-            return try withFoldedState(reader, through: sequence, checkpoints: checkpoints, interval: nil) { state in
-                guard let mark = try checkpoints.save(state.environment), mark.sequence == sequence else {
-                    throw JournalError(.storage, "the checkpoint of the state as of entry \(sequence) was not written")
-                }
-                return mark.checksum
-            }
-        }
-    }
-
     /// Records `horizon` in one synced commit, unless the journal's horizon is already at or
     /// past it, and returns the journal's horizon after.
     private func moveHorizon(to horizon: JournalHorizon) throws -> JournalHorizon {
@@ -265,7 +250,7 @@ extension Journal {
             else {
                 throw JournalError(
                     .storage,
-                    "entry \(horizon.anchorSequence) no longer matches the checkpoint written for it; not compacted")
+                    "entry \(horizon.anchorSequence) no longer matches the anchor folded through it; not compacted")
             }
             try transaction.put(meta, key: Self.horizonKey, value: horizon.bytes)
             try Self.recordFormatVersion(meta: meta, in: transaction)
@@ -306,17 +291,25 @@ extension Journal {
     }
 
     /// Removes the checkpoints that end before the horizon (no entries continue them), and
-    /// every other one but the horizon's and the newest; returns how many it removed.
+    /// every other one but the newest and, unless the anchor holds its state, the horizon's;
+    /// returns how many it removed.
     ///
-    /// The horizon's is the oldest state the store can still show; the newest bounds the
+    /// The horizon's state is the oldest the store can still show; the newest bounds the
     /// recovery after a power loss. Those between would only speed up `state --as-of`, at the
-    /// price of a copy of the projections each.
+    /// price of a copy of the projections each. Once the anchor holds the horizon's state, a
+    /// checkpoint at or below the anchor holds nothing the anchor does not, and under a
+    /// retention that bounds the history none is kept.
     private func pruneCheckpoints() throws -> Int {
         let horizon = try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
         guard horizon.isCompacted else { return 0 }
         let checkpoints = checkpointStore(in: layout.checkpointDirectory)
         let sequences = checkpoints.sequences()
-        let keep: Set<UInt64> = [horizon.anchorSequence, sequences.first ?? 0]
+        var keep: Set<UInt64> = [horizon.anchorSequence, sequences.first ?? 0]
+        if let anchor = try validAnchorMark(), anchor.sequence >= horizon.anchorSequence {
+            // Under bounded history the anchor is the recovery point too: the tail after it is
+            // at most the retention's limit, and no newer checkpoint is written.
+            keep = options.retention.boundsHistory ? [] : Set(sequences.prefix(1).filter { $0 > anchor.sequence })
+        }
         var removed = 0
         for sequence in sequences where !keep.contains(sequence) {
             checkpoints.discard(sequence)
@@ -328,7 +321,19 @@ extension Journal {
     // MARK: - Archive
 
     /// Appends the entries of `range` the archive does not hold yet, synced; returns how many.
+    /// - Throws: ``JournalError``: ``JournalError/Code/storage`` for a file the archive cannot
+    ///   be written to (a folder, no room, no permission).
     private func appendToArchive(_ archive: URL, _ range: ClosedRange<UInt64>) throws -> UInt64 {
+        do {
+            return try appendToArchiveFile(archive, range)
+        } catch let error as JournalError {
+            throw error
+        } catch {
+            throw JournalError(.storage, "cannot write the archive \(archive.path): \(error)", cause: error)
+        }
+    }
+
+    private func appendToArchiveFile(_ archive: URL, _ range: ClosedRange<UInt64>) throws -> UInt64 {
         let files = FileManager.default
         if !files.fileExists(atPath: archive.path) {
             guard files.createFile(atPath: archive.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
@@ -402,12 +407,14 @@ extension Journal {
         return timestamp
     }
 
-    /// The byte limit's slack is at least the projections' size divided by this.
+    /// Once compacted, the byte limit's slack is at least the projections' size divided by this.
     static let compactionSlackDivisor = 4
 
     /// Whether the history passed a limit of the store's retention policy by a quarter of it,
     /// judged cheaply at the end of a write: the entry count, the entries' pages, and the
-    /// first entry's timestamp.
+    /// first entry's timestamp. Under the byte limit, the slack is also at least a quarter of
+    /// the projections' size; before the first compaction, the history beyond the limit and
+    /// the checkpoints must together be at least the projections' size.
     func isCompactionDue(_ end: JournalEnd, in journalTransaction: Transaction) throws -> Bool {
         let policy = options.retention
         let (horizon, lastSequence, lastTimestamp) = (end.horizon, end.lastSequence, end.lastTimestamp)
@@ -416,15 +423,24 @@ extension Journal {
         }
         if let count = policy.entryCount, lastSequence - horizon.firstSequence + 1 > count + count / 4 { return true }
         if let bytes = policy.journalBytes {
-            // A compaction copies the projections about three times (the horizon's checkpoint
-            // restored, folded, saved), so it waits until the entries it would remove are worth
-            // a good part of them: the cost per byte appended stays constant, where a fixed
-            // slack made a large initial sync down compact at every page (quadratic).
+            // A compaction folds what it removes into the anchor in one commit (decision 0016),
+            // which writes each page the entries change once: it waits until the entries it
+            // would remove are worth a good part of the projections, so most pages it writes
+            // take several changes, where a fixed slack rewrote a tree's pages at every page of
+            // a large sync down. The first one also creates the anchor, a second copy of the
+            // projections' state: it waits until what it frees, the history beyond the limit
+            // and the checkpoint copies, is at least as large, so compacting never makes the
+            // store larger than keeping everything would.
             // The projections' size is read only once the fixed slack is passed: most writes stop here.
-            if end.journalBytes > bytes + bytes / 4,
-                end.journalBytes > bytes + (try projectionEnvironment.usedBytes()) / Self.compactionSlackDivisor
-            {
-                return true
+            if end.journalBytes > bytes + bytes / 4 {
+                let projectionBytes = try projectionEnvironment.usedBytes()
+                if horizon.isCompacted {
+                    if end.journalBytes > bytes + projectionBytes / Self.compactionSlackDivisor { return true }
+                } else if end.journalBytes - bytes + checkpointStore(in: layout.checkpointDirectory).fileBytes()
+                    >= projectionBytes
+                {
+                    return true
+                }
             }
         }
         if let age = policy.age {

@@ -11,7 +11,7 @@
 public struct JournalHorizon: Sendable, Hashable, CustomStringConvertible {
     /// The first entry the journal holds. Entries before it were compacted away.
     public let firstSequence: UInt64
-    /// The checksum of entry `firstSequence - 1`, which the horizon's checkpoint ends at; 0
+    /// The checksum of entry `firstSequence - 1`, which the anchor's fold mark records; 0
     /// when nothing was compacted.
     public let anchorChecksum: UInt32
 

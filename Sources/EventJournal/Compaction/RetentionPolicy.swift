@@ -18,7 +18,11 @@ public struct RetentionPolicy: Sendable, Hashable {
     /// At most this many bytes of the newest entries (their stored envelopes) are kept.
     public var journalBytes: Int?
     /// Whether appends compact by themselves once the history passes a limit by a quarter of
-    /// it (the slack keeps compaction from running at every append). Without it, only
+    /// it (the slack keeps compaction from running at every append). Under ``journalBytes``, a
+    /// store's first compaction waits until the history beyond the limit and the checkpoint
+    /// copies together are as large as the projections, since it creates the anchor, a second
+    /// copy of their state (decision 0016): compacting earlier would make the store larger,
+    /// not smaller. Without it, only
     /// ``Journal/compact(retention:archive:progress:)`` compacts.
     public var compactsAutomatically: Bool
 
@@ -43,8 +47,8 @@ public struct RetentionPolicy: Sendable, Hashable {
     public static let appDefault = RetentionPolicy(age: .seconds(7 * 86_400), journalBytes: 8 << 20)
 
     /// Whether appends compact by themselves to an entry count or a byte size: the history
-    /// after the horizon's checkpoint is then bounded, and once the journal was compacted that
-    /// checkpoint serves as the recovery point instead of the ``CheckpointPolicy``'s.
+    /// after the horizon is then bounded, and once the journal was compacted the anchor (the
+    /// horizon's state) serves as the recovery point instead of the ``CheckpointPolicy``'s.
     public var boundsHistory: Bool {
         compactsAutomatically && (entryCount != nil || journalBytes != nil)
     }

@@ -11,7 +11,7 @@ extension Journal {
     public struct KeyRotationReport: Sendable, Hashable {
         /// Whether this call finished a rotation that an earlier, interrupted call began.
         public var resumed: Bool
-        /// Values of the journal and the projections sealed again.
+        /// Values of the journal, the projections and the anchor sealed again.
         public var valuesResealed: Int
         /// Checkpoints sealed again.
         public var checkpointsResealed: Int
@@ -75,6 +75,7 @@ extension Journal {
             report.valuesResealed += projections ?? 0
             report.projectionsRemoved = projections == nil
             report.checkpointsResealed = try resealCheckpoints(layout, cipher: cipher, reseal: reseal)
+            report.valuesResealed += try resealAnchor(layout, cipher: cipher, options: options, reseal: reseal)
             ring = ring.retiringOlderGenerations()
             try journalEnvironment.write { transaction in
                 try transaction.put(keys, key: StoreCipher.keyRecordKey, value: try ring.record(wrappedUnder: newKey))
@@ -126,6 +127,20 @@ extension Journal {
             try FileDurability.flushDirectory(layout.directory)
             return nil
         }
+    }
+
+    /// Seals the anchor again in place, a batch per synced commit: values sealed under either
+    /// key open until the rotation records the new ring. Unlike the projections, an anchor
+    /// that does not open is an error, not removed: it may hold the only state before the
+    /// horizon.
+    private static func resealAnchor(
+        _ layout: StoreLayout, cipher: StoreCipher, options: JournalOptions, reseal: Resealing
+    ) throws -> Int {
+        let anchor = Anchor(
+            directory: layout.anchorDirectory, sealer: cipher,
+            namedDatabaseCountMax: options.environment.namedDatabaseCountMax)
+        guard anchor.exists else { return 0 }
+        return try anchor.withEnvironment { try reseal.environment($0, part: "anchor") }
     }
 
     /// Seals every checkpoint again; one that is not whole is removed, as opening would.

@@ -108,9 +108,19 @@ extension Journal {
         try Environment(directory: directory, options: scratchOptions, sealer: projectionSealer)
     }
 
-    /// The checkpoints in `directory`, read and written with the store's seal.
+    /// The checkpoints in `directory`, read and written with the store's seal, and the store's
+    /// anchor.
     func checkpointStore(in directory: URL) -> CheckpointStore {
-        CheckpointStore(directory: directory, signature: store.signature, sealer: projectionSealer)
+        var checkpoints = CheckpointStore(directory: directory, signature: store.signature, sealer: projectionSealer)
+        checkpoints.anchor = anchor
+        return checkpoints
+    }
+
+    /// The store's anchor (decision 0016).
+    var anchor: Anchor {
+        Anchor(
+            directory: layout.anchorDirectory, sealer: projectionSealer,
+            namedDatabaseCountMax: options.environment.namedDatabaseCountMax)
     }
 
     /// The seal of environments shaped like the projections: the store's cipher, or the

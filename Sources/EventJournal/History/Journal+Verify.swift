@@ -7,7 +7,7 @@ extension Journal {
     ///
     /// Reads every entry from the horizon on (checking each checksum and that no sequence is
     /// missing), folds them into fresh projections in a scratch environment (starting from the
-    /// horizon's checkpoint when the journal was compacted), and compares every projection
+    /// horizon's state, the anchor, when the journal was compacted), and compares every projection
     /// database and the kind counts key by key with the stored state. Everything is read from
     /// one snapshot, so appends may continue meanwhile.
     /// - Parameters:
@@ -33,7 +33,7 @@ extension Journal {
                 projections: projections, in: scratchEnvironment(scratch))
             return try read { reader in
                 let last = try reader.lastSequence
-                // A compacted journal is checked from the horizon's checkpoint: the state its
+                // A compacted journal is checked from the anchor, the horizon's state: the state its
                 // first entry continues.
                 try startFromHorizon(try reader.horizon, destination)
                 let checkpoints = checkpointDirectory.map(checkpointStore(in:))

@@ -12,8 +12,13 @@ public struct StoreStatistics: Sendable, Hashable {
     public var projectionFileBytes: Int
     /// The sequences of the checkpoints on disk, oldest first.
     public var checkpointSequences: [UInt64]
-    /// The size of every checkpoint's files together.
+    /// The size of every checkpoint's files together, and of the anchor's data file (the
+    /// state just before the horizon that compaction folds forward, decision 0016).
     public var checkpointBytes: Int
+    /// The entry the anchor holds the state as of (decision 0016): the horizon's anchor entry,
+    /// or a later one after a compaction that stopped before moving the horizon; `nil` for a
+    /// store never compacted, or one whose anchor does not continue its journal.
+    public var anchorSequence: UInt64?
     /// Whether the projections hold writes that were not synced yet (they are synced when the
     /// store is closed).
     public var projectionsHaveUnsyncedWrites: Bool
@@ -65,14 +70,16 @@ extension Journal {
             checkpoints.manifest(sequence).map { (sequence, $0) }
         }.sorted { $0.0 < $1.0 }
         let sequences = manifests.map(\.0)
-        let checkpointBytes = manifests.reduce(0) { total, checkpoint in
+        let checkpointBytes = manifests.reduce(Self.fileBytes(anchor.dataFile)) { total, checkpoint in
             total + Self.fileBytes(checkpoints.dataFile(checkpoint.0, checkpoint.1))
         }
         return StoreStatistics(
             journalFileBytes: Self.fileBytes(layout.journalDirectory.appendingPathComponent("data.mdb")),
             journalEntryBytes: entryBytes,
             projectionFileBytes: Self.fileBytes(layout.projectionDirectory.appendingPathComponent("data.mdb")),
-            checkpointSequences: sequences, checkpointBytes: checkpointBytes, projectionsHaveUnsyncedWrites: unsynced,
+            checkpointSequences: sequences, checkpointBytes: checkpointBytes,
+            anchorSequence: try Self.guarded("cannot read the anchor") { try validAnchorMark()?.sequence },
+            projectionsHaveUnsyncedWrites: unsynced,
             horizon: horizon, formatVersion: format, projectionLiveBytes: projectionLiveBytes,
             journalLiveBytes: entryBytes + metaBytes)
     }

@@ -133,7 +133,8 @@ extension Journal {
         return store
     }
 
-    /// Renames the damaged journal and the old history's checkpoints into a new `damaged-N/`.
+    /// Renames the damaged journal and the old history's checkpoints and anchor into a new
+    /// `damaged-N/`.
     private static func keepDamagedPartsAside(_ layout: StoreLayout) throws -> URL {
         let files = FileManager.default
         var number = 1
@@ -143,7 +144,8 @@ extension Journal {
             aside = layout.directory.appendingPathComponent("damaged-\(number)", isDirectory: true)
         }
         try files.createDirectory(at: aside, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        for part in [layout.journalDirectory, layout.checkpointDirectory] where files.fileExists(atPath: part.path) {
+        for part in [layout.journalDirectory, layout.checkpointDirectory, layout.anchorDirectory]
+        where files.fileExists(atPath: part.path) {
             try files.moveItem(at: part, to: aside.appendingPathComponent(part.lastPathComponent, isDirectory: true))
         }
         try FileDurability.flushDirectory(aside)

@@ -98,7 +98,7 @@ extension Journal {
     }
 
     /// Empties the projections, so the next ``catchUp(phase:)`` folds from the first entry;
-    /// in a compacted journal, replaces them by the horizon's checkpoint instead, so it folds
+    /// in a compacted journal, replaces them by the anchor (the horizon's state) instead, so it folds
     /// from the horizon.
     func resetProjections() throws {
         try Self.guarded("cannot empty the projections") {

@@ -202,11 +202,12 @@ struct JournalOpening {
                 }
                 return outcome
             case .untrusted(let reason, let damage, let afterPowerLoss):
-                try refuseCheckpointsAhead(of: state.lastSequence)
+                try refuseCheckpointsAhead(of: state.lastSequence, journal: journal)
                 try Journal.guarded("cannot migrate the checkpoints") {
                     try journal.environment.write { transaction in
                         if try Journal.horizon(meta: journal.meta, in: transaction).isCompacted {
                             try migrateCheckpoints()
+                            try migrateAnchor()
                         }
                     }
                 }
@@ -252,6 +253,7 @@ struct JournalOpening {
                     let stored = try store.environment.read({ try store.migrationPlan($0)?.signature })
                 else { return nil }
                 try migrateCheckpoints()
+                try migrateAnchor()
                 // Migrated in place without a pin: the recorded snapshot's pages may be reused.
                 try SyncedSnapshotRecord.remove(in: layout.projectionDirectory)
                 guard try store.environment.write({ try store.migrate(in: $0) }) else { return nil }
@@ -269,15 +271,33 @@ struct JournalOpening {
     /// Migrates every checkpoint of other projection versions that can migrate; called under
     /// the journal's write lock, and only for a compacted store (an uncompacted one rebuilds).
     private func migrateCheckpoints() throws {
-        let checkpoints = CheckpointStore(
-            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
-            sealer: projectionSealer)
+        let checkpoints = checkpointStore()
         let scratch = layout.checkpointDirectory.appendingPathComponent(
             "partial-\(ProcessInfo.processInfo.processIdentifier)-migrate", isDirectory: true)
         for sequence in checkpoints.sequences() where checkpoints.manifest(sequence) == nil {
             if try checkpoints.migrate(sequence, to: projections, scratch: scratch) {
                 logger.notice("migrated checkpoint \(sequence) to \(checkpoints.signature)")
             }
+        }
+    }
+
+    /// Migrates the anchor to this build's projections in place, in one synced commit, when
+    /// it holds other versions that can migrate; called like ``migrateCheckpoints()``.
+    private func migrateAnchor() throws {
+        let anchor = anchor
+        guard anchor.exists else { return }
+        let migrated = try anchor.withEnvironment { environment in
+            let anchorStore = try ProjectionStore(projections: projections, in: environment)
+            let needsMigration = try environment.read { transaction in
+                try !anchorStore.isCurrent(transaction) && anchorStore.migrationPlan(transaction) != nil
+            }
+            guard needsMigration else { return false }
+            return try environment.write { try anchorStore.migrate(in: $0) }
+        }
+        if migrated {
+            logger.notice(
+                "migrated the anchor at \(layout.anchorDirectory.path) to \(ProjectionStore.signature(of: projections))"
+            )
         }
     }
 
@@ -349,7 +369,11 @@ struct JournalOpening {
             return .untrusted(reason: "the projections are damaged: \(error)", damage: "\(error)")
         }
         // Projections past the journal's end prove that the journal lost entries; a rebuild
-        // from it would throw the proof away together with the user's data (issue 29).
+        // from it would throw the proof away together with the user's data (issue 29). The
+        // journal commits before the projections, so a process that appended after the
+        // journal's end was read has moved both: its end is read again before concluding.
+        var state = state
+        if mark.sequence > state.lastSequence { state = try journalState(opened) }
         guard mark.sequence <= state.lastSequence else {
             throw lostJournalError(
                 "the journal at \(layout.journalDirectory.path) ends at entry \(state.lastSequence), but the "
@@ -407,7 +431,7 @@ struct JournalOpening {
                 "the journal at \(layout.journalDirectory.path) \(state), but the projections have folded through "
                     + "entry \(folded)", sequence: folded)
         }
-        if let newest = newestCheckpoint(), newest > 0 {
+        if let newest = try newestCheckpoint(), newest > 0 {
             throw lostJournalError(
                 "the journal at \(layout.journalDirectory.path) \(state), but checkpoint \(newest) holds the state "
                     + "as of entry \(newest)", sequence: newest)
@@ -415,19 +439,26 @@ struct JournalOpening {
     }
 
     /// Refuses a repair that would fold a journal shorter than a checkpoint already written.
-    private func refuseCheckpointsAhead(of lastSequence: UInt64) throws {
-        guard let newest = newestCheckpoint(), newest > lastSequence else { return }
+    /// The journal's end is read again first, since another process may have appended (and
+    /// compacted into the anchor) after it was read.
+    private func refuseCheckpointsAhead(of lastSequence: UInt64, journal opened: JournalEnvironment) throws {
+        guard let newest = try newestCheckpoint(), newest > lastSequence else { return }
+        let lastSequence = try journalState(opened).lastSequence
+        guard newest > lastSequence else { return }
         throw lostJournalError(
             "the journal at \(layout.journalDirectory.path) ends at entry \(lastSequence), but checkpoint \(newest) "
                 + "holds the state as of entry \(newest)", sequence: newest)
     }
 
-    /// The newest checkpoint with a manifest (a folder without one was never finished).
-    private func newestCheckpoint() -> UInt64? {
-        let checkpoints = CheckpointStore(
-            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
-            sealer: projectionSealer)
-        return checkpoints.sequences().first { checkpoints.manifest($0) != nil }
+    /// The newest checkpoint with a manifest (a folder without one was never finished), or the
+    /// anchor's fold mark when it is newer.
+    private func newestCheckpoint() throws -> UInt64? {
+        let checkpoints = checkpointStore()
+        let folder = checkpoints.sequences().first { checkpoints.manifest($0) != nil }
+        let anchored = try Journal.guarded("cannot read the anchor at \(layout.anchorDirectory.path)") {
+            try anchor.foldMark(signature: checkpoints.signature)?.sequence
+        }
+        return [folder, anchored].compactMap { $0 }.max()
     }
 
     /// The projections' fold mark, read from a read-only environment so nothing changes;
@@ -513,9 +544,7 @@ struct JournalOpening {
     private func repair(
         _ opened: JournalEnvironment, expectedGeneration: UInt64, afterPowerLoss: Bool
     ) throws -> Repair? {
-        let checkpoints = CheckpointStore(
-            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
-            sealer: projectionSealer)
+        let checkpoints = checkpointStore()
         return try Journal.guarded("cannot restore the projections") {
             try opened.environment.write { transaction -> Repair? in
                 let generation =
@@ -606,5 +635,21 @@ struct JournalOpening {
     /// encrypted store, checksums on a plaintext one (decision 0012).
     private var projectionSealer: any ValueSealer {
         cipher.map { $0 as any ValueSealer } ?? ValueChecksummer()
+    }
+
+    /// The store's checkpoints and its anchor.
+    private func checkpointStore() -> CheckpointStore {
+        var checkpoints = CheckpointStore(
+            directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
+            sealer: projectionSealer)
+        checkpoints.anchor = anchor
+        return checkpoints
+    }
+
+    /// The store's anchor (decision 0016).
+    private var anchor: Anchor {
+        Anchor(
+            directory: layout.anchorDirectory, sealer: projectionSealer,
+            namedDatabaseCountMax: options.environment.namedDatabaseCountMax)
     }
 }

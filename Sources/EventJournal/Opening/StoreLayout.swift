@@ -7,6 +7,7 @@ import LMDBStore
 /// <store>/journal/        the journal: entries and their metadata, synced at every commit
 /// <store>/projections/    the projections: committed without a sync, recovered from the journal
 /// <store>/checkpoints/    compact copies of the projections, one per checkpoint sequence
+/// <store>/anchor/         the projections as of the horizon, folded forward by compaction
 /// ```
 ///
 /// A store of format 1 kept everything in one LMDB environment, `<store>/data.mdb`; opening
@@ -64,6 +65,12 @@ public struct StoreLayout: Sendable, Hashable {
     /// The projections' checkpoints, one folder per sequence.
     public var checkpointDirectory: URL {
         directory.appendingPathComponent("checkpoints", isDirectory: true)
+    }
+
+    /// The anchor's LMDB environment: the projections' state as of the entry just before the
+    /// horizon, which compaction folds forward (decision 0016).
+    public var anchorDirectory: URL {
+        directory.appendingPathComponent("anchor", isDirectory: true)
     }
 
     /// The single data file of a store of format 1.

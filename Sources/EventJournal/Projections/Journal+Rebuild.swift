@@ -4,7 +4,7 @@ public import LMDBStore
 // Folding into another environment: the scratch stores of `verify` and `state --as-of`.
 extension Journal {
     /// Folds the entries `1...sequence` into fresh projections in `destination`; in a
-    /// compacted journal, the horizon's checkpoint and the entries from the horizon on.
+    /// compacted journal, the anchor (the horizon's state) and the entries from the horizon on.
     ///
     /// This materializes the projections as they were right after entry `sequence`, without
     /// touching this journal's own state. `destination` should be empty.
@@ -23,6 +23,10 @@ extension Journal {
                 throw horizon.belowHorizonError(sequence, asking: "cannot rebuild the state as of entry \(sequence)")
             }
             try startFromHorizon(horizon, target)
+            let start = try target.environment.read { try target.foldedThrough($0) }
+            guard start.sequence <= sequence else {
+                throw horizon.belowHorizonError(sequence, asking: "cannot rebuild the state as of entry \(sequence)")
+            }
             return try fold(
                 from: reader, upTo: min(sequence, try reader.lastSequence), into: target, progress: progress
             )
@@ -31,7 +35,7 @@ extension Journal {
     }
 
     /// Fills `target` with the state at the horizon: empty for a journal never compacted, the
-    /// horizon's checkpoint otherwise.
+    /// anchor (or, in a store compacted before it existed, the horizon's checkpoint) otherwise.
     /// - Parameter prepare: runs first inside `target`'s write transaction, under its writer lock.
     func startFromHorizon(
         _ horizon: JournalHorizon, _ target: ProjectionStore, insideWrite prepare: () throws -> Void = {}
@@ -51,8 +55,8 @@ extension Journal {
         }
     }
 
-    /// Runs `body` with the checkpoint at the horizon, restored into a scratch store and read
-    /// in one transaction.
+    /// Runs `body` with the checkpoint or anchor at the horizon (or an anchor ahead of it),
+    /// restored into a scratch store and read in one transaction.
     /// - Throws: ``JournalError/Code/belowHorizon`` when that checkpoint is missing or damaged.
     func withHorizonCheckpoint<T>(
         _ horizon: JournalHorizon, _ body: (ProjectionStore, Transaction) throws -> T
@@ -60,9 +64,20 @@ extension Journal {
         let checkpoints = checkpointStore(in: layout.checkpointDirectory)
         let scratch = Self.scratchDirectoryURL()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let restored = try checkpoints.restoreNearest(
+        var restored = try checkpoints.restoreNearest(
             atOrBelow: horizon.anchorSequence,
             entryChecksum: { $0 == horizon.anchorSequence ? horizon.anchorChecksum : nil }, into: scratch)
+        if restored == nil {
+            // A compaction stopped after folding the anchor and before moving the horizon
+            // leaves the anchor ahead of it: a later state the journal still continues.
+            restored = try checkpoints.restoreAnchor(
+                atOrBelow: .max,
+                entryChecksum: { sequence in
+                    try journalEnvironment.read {
+                        try Self.continuableChecksum(of: sequence, entries: entries, meta: meta, in: $0)
+                    }
+                }, into: scratch)
+        }
         guard restored != nil else {
             throw JournalError(
                 .belowHorizon,
@@ -101,22 +116,36 @@ extension Journal {
             }
             let range = (mark.sequence + 1)...batchEnd
             mark = try target.environment.write { transaction in
-                var deltas = KindDeltas()
-                var checksum: UInt32 = 0
-                let context = target.context(transaction)
-                try JournalReader.forEachStoredEntry(of: entries, in: entriesTransaction, range) { entry, sum in
-                    try target.apply(entry, in: context, kinds: &deltas)
-                    checksum = sum
-                    return true
-                }
-                let reached = FoldMark(sequence: batchEnd, checksum: checksum)
-                try target.write(deltas, in: transaction)
-                try target.record(reached, in: transaction)
-                return reached
+                try foldBatch(range, from: entriesTransaction, into: target, in: transaction)
             }
             if let boundary, boundary > 0, batchEnd % boundary == 0 { try reachedBoundary?(batchEnd) }
             progress?(batchEnd, last)
         }
         return mark
+    }
+
+    /// Folds the entries of `range` into `target` inside its write transaction `transaction`,
+    /// records the fold mark reached and returns it.
+    /// - Throws: ``JournalError/Code/gap`` when an entry of `range` is missing.
+    func foldBatch(
+        _ range: ClosedRange<UInt64>, from entriesTransaction: Transaction, into target: ProjectionStore,
+        in transaction: Transaction
+    ) throws -> FoldMark {
+        var deltas = KindDeltas()
+        var reached = FoldMark(sequence: range.lowerBound - 1, checksum: 0)
+        let context = target.context(transaction)
+        try JournalReader.forEachStoredEntry(of: entries, in: entriesTransaction, range) { entry, sum in
+            try target.apply(entry, in: context, kinds: &deltas)
+            reached = FoldMark(sequence: entry.sequence, checksum: sum)
+            return true
+        }
+        // The scan finds a gap between entries, not a missing last one.
+        guard reached.sequence == range.upperBound else {
+            throw JournalError(
+                .gap, "journal entry \(reached.sequence + 1) is missing", sequence: reached.sequence + 1)
+        }
+        try target.write(deltas, in: transaction)
+        try target.record(reached, in: transaction)
+        return reached
     }
 }

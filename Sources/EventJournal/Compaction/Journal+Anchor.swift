@@ -1,0 +1,109 @@
+import Foundation
+import LMDBStore
+import Logging
+
+// The anchor (decision 0016): the projections' state just before the horizon, in an
+// environment compaction folds forward instead of restoring a checkpoint, folding it again and
+// copying it whole. Every commit to it is synced, so the horizon may move up to its fold mark
+// as soon as the fold returns.
+extension Journal {
+    /// Folds the entries through `target` into the anchor, seeding it first when it does not
+    /// continue the journal, and returns its fold mark: `target`'s, or a later one when an
+    /// earlier compaction folded further and stopped before moving the horizon.
+    ///
+    /// Each batch of ``JournalOptions/rebuildBatchSize`` entries (usually the whole compaction)
+    /// is one synced commit that starts from the mark it finds, so two processes compacting at
+    /// once never fold an entry twice. One large commit writes each page it changes once, where
+    /// small ones write the pages of a tree again for every batch; and LMDB reuses the pages a
+    /// commit frees only two commits later, so a small commit first makes the pages the
+    /// previous compaction freed reusable by this one (measured in docs/benchmarks.md, "The
+    /// anchor").
+    /// - Throws: ``JournalError/Code/belowHorizon`` when the anchor must be seeded and no
+    ///   checkpoint continues the compacted journal.
+    func advanceAnchor(through target: UInt64) throws -> FoldMark {
+        try read { reader in
+            try anchor.withEnvironment { environment in
+                let anchorStore = try ProjectionStore(projections: projections, in: environment)
+                try seedAnchorIfStale(anchorStore, through: target, reader: reader)
+                let entriesTransaction = try reader.entryTransaction()
+                let batchSize = UInt64(max(1, options.rebuildBatchSize))
+                try environment.write { transaction in
+                    try anchorStore.record(try anchorStore.foldedThrough(transaction), in: transaction)
+                }
+                while true {
+                    let folded = try environment.write { transaction -> Bool in
+                        let mark = try anchorStore.foldedThrough(transaction)
+                        guard mark.sequence < target else { return false }
+                        let range = (mark.sequence + 1)...min(target, mark.sequence + batchSize)
+                        _ = try foldBatch(range, from: entriesTransaction, into: anchorStore, in: transaction)
+                        return true
+                    }
+                    if !folded { break }
+                }
+                return try environment.read { try anchorStore.foldedThrough($0) }
+            }
+        }
+    }
+
+    /// The anchor's fold mark when it exists, holds this build's projections and continues the
+    /// journal as it is now; `nil` otherwise.
+    func validAnchorMark() throws -> FoldMark? {
+        guard let mark = try anchor.foldMark(signature: store.signature) else { return nil }
+        return try anchorContinuesJournal(mark) ? mark : nil
+    }
+
+    /// Whether the state folded through `mark` continues the journal as it is now (not as a
+    /// reader's older snapshot saw it: another process may have compacted since).
+    private func anchorContinuesJournal(_ mark: FoldMark) throws -> Bool {
+        try journalEnvironment.read { transaction in
+            try Self.continuableChecksum(of: mark.sequence, entries: entries, meta: meta, in: transaction)
+                == mark.checksum
+        }
+    }
+
+    /// Replaces the anchor's contents by the newest checkpoint at or below `target` (or the
+    /// empty state of a journal never compacted) when the anchor does not continue the journal:
+    /// a store's first compaction, a store whose horizon's checkpoint predates the anchor, or
+    /// an anchor of other projections. The check is made again under the anchor's writer lock,
+    /// so an anchor another process just seeded or folded is never replaced.
+    private func seedAnchorIfStale(_ anchorStore: ProjectionStore, through target: UInt64, reader: JournalReader) throws
+    {
+        let environment = anchorStore.environment
+        func isStale(_ transaction: Transaction) throws -> Bool {
+            guard try anchorStore.isCurrent(transaction) else { return true }
+            return try !anchorContinuesJournal(try anchorStore.foldedThrough(transaction))
+        }
+        guard try environment.read(isStale) else { return }
+        let checkpoints = CheckpointStore(
+            directory: layout.checkpointDirectory, signature: store.signature, sealer: projectionSealer)
+        let scratch = Self.scratchDirectoryURL()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let restored = try checkpoints.restoreNearest(
+            atOrBelow: target, entryChecksum: { try reader.continuableChecksum(of: $0) }, into: scratch)
+        let horizon = try reader.horizon
+        if restored == nil, horizon.isCompacted {
+            throw JournalError(
+                .belowHorizon,
+                "cannot compact: entries before the horizon, entry \(horizon.firstSequence), were compacted away, "
+                    + "the anchor at \(layout.anchorDirectory.path) does not hold the state as of entry "
+                    + "\(horizon.anchorSequence), and no valid checkpoint at or after it is left in "
+                    + "\(checkpoints.directory.path)", sequence: horizon.firstSequence)
+        }
+        guard restored != nil else {
+            try environment.write { transaction in
+                if try isStale(transaction) { try anchorStore.reset(in: transaction) }
+            }
+            return
+        }
+        let source = try ProjectionStore(projections: projections, in: scratchEnvironment(scratch))
+        try source.environment.read { sourceTransaction in
+            try environment.write { transaction in
+                guard try isStale(transaction) else { return }
+                try anchorStore.replaceContents(with: source, reading: sourceTransaction, in: transaction)
+            }
+        }
+        logger.info(
+            "seeded the anchor of the projections",
+            metadata: ["journal.sequence": "\(restored.map { "\($0.sequence)" } ?? "0")"])
+    }
+}
