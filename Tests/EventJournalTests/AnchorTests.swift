@@ -66,6 +66,19 @@ import Testing
         #expect(below?.code == .belowHorizon)
     }
 
+    /// The anchor opens with the projections' map, so seeding a large one in a single commit
+    /// does not redo that commit at every doubling of a small map.
+    @Test func theAnchorOpensWithTheProjectionsMap() throws {
+        let fixture = try JournalFixture("anchor-map")
+        defer { fixture.directory.remove() }
+        var options = manualOptions()
+        options.environment.mapSizeBytes = 256 << 20
+        let journal = try fixture.open(options: options)
+        try append(journal, through: 30)
+        try journal.compact(retention: RetentionPolicy(entryCount: 10))
+        #expect(try journal.anchor.withEnvironment { $0.mapSizeBytes } >= 256 << 20)
+    }
+
     /// A compaction stopped between the anchor's fold and the horizon's move (here: its
     /// archive cannot be written) leaves the anchor ahead of the horizon. Nothing is lost, the
     /// store verifies and recovers from a power loss, and the next compaction moves the

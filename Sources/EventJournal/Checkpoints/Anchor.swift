@@ -1,5 +1,5 @@
 import Foundation
-import LMDBStore
+package import LMDBStore
 import Synchronization
 
 /// The anchor of a compacted store: the projections' state as of the entry just before the
@@ -16,11 +16,14 @@ import Synchronization
 /// are serialized, so the process never has it open twice: LMDB forbids that, since closing
 /// one of two handles drops the process's locks on the file. Between processes, LMDB's writer
 /// lock orders the commits, and copies read a snapshot.
-struct Anchor {
+package struct Anchor {
     let directory: URL
     /// The store's seal: the anchor's values are sealed like the projections'.
     let sealer: (any ValueSealer)?
     let namedDatabaseCountMax: UInt32
+    /// The map the environment opens with: the projections', so seeding a large anchor in one
+    /// commit does not start from a small map and redo the commit at every doubling.
+    var mapSizeBytes = EnvironmentOptions().mapSizeBytes
 
     var dataFile: URL {
         directory.appendingPathComponent(CheckpointStore.dataName)
@@ -32,7 +35,7 @@ struct Anchor {
     }
 
     /// Runs `body` with the anchor's environment, opened (and created when missing) for the call.
-    func withEnvironment<T>(_ body: (Environment) throws -> T) throws -> T {
+    package func withEnvironment<T>(_ body: (Environment) throws -> T) throws -> T {
         let lock = Self.lock(for: directory.standardizedFileURL.path)
         lock.lock()
         defer { lock.unlock() }
@@ -40,6 +43,7 @@ struct Anchor {
         return try {
             var options = EnvironmentOptions()
             options.namedDatabaseCountMax = namedDatabaseCountMax
+            options.mapSizeBytes = mapSizeBytes
             // Entries below the horizon exist nowhere else: every commit is synced.
             options.flushesOnCommit = true
             let environment = try Environment(directory: directory, options: options, sealer: sealer)

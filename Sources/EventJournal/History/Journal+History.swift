@@ -117,10 +117,12 @@ extension Journal {
     }
 
     /// The store's anchor (decision 0016).
-    var anchor: Anchor {
-        Anchor(
+    package var anchor: Anchor {
+        var anchor = Anchor(
             directory: layout.anchorDirectory, sealer: projectionSealer,
             namedDatabaseCountMax: options.environment.namedDatabaseCountMax)
+        anchor.mapSizeBytes = projectionEnvironment.mapSizeBytes
+        return anchor
     }
 
     /// The seal of environments shaped like the projections: the store's cipher, or the
