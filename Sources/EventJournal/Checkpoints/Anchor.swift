@@ -21,9 +21,20 @@ package struct Anchor {
     /// The store's seal: the anchor's values are sealed like the projections'.
     let sealer: (any ValueSealer)?
     let namedDatabaseCountMax: UInt32
-    /// The map the environment opens with: the projections', so seeding a large anchor in one
-    /// commit does not start from a small map and redo the commit at every doubling.
-    var mapSizeBytes = EnvironmentOptions().mapSizeBytes
+    /// The map the environment opens with. LMDB sizes a map from this, not from the file, and
+    /// redoes a commit that outgrows it whole after doubling it: a store passes the
+    /// projections' map, so seeding or folding a large anchor in one commit is done once.
+    let mapSizeBytes: Int
+
+    /// The anchor of the store in `layout`, opened like the store's environments in `options`.
+    init(
+        in layout: StoreLayout, sealer: (any ValueSealer)?, options: EnvironmentOptions, mapSizeBytes: Int? = nil
+    ) {
+        directory = layout.anchorDirectory
+        self.sealer = sealer
+        namedDatabaseCountMax = options.namedDatabaseCountMax
+        self.mapSizeBytes = mapSizeBytes ?? options.mapSizeBytes
+    }
 
     var dataFile: URL {
         directory.appendingPathComponent(CheckpointStore.dataName)
@@ -31,7 +42,7 @@ package struct Anchor {
 
     /// Whether an anchor was ever written: opening for reading never creates one.
     var exists: Bool {
-        ((try? FileManager.default.attributesOfItem(atPath: dataFile.path))?[.size] as? NSNumber)?.intValue ?? 0 > 0
+        StoreLayout.fileBytes(dataFile) ?? 0 > 0
     }
 
     /// Runs `body` with the anchor's environment, opened (and created when missing) for the call.

@@ -102,14 +102,10 @@ struct CheckpointStore {
     /// The bytes of every file in the checkpoint folders present (valid or not): what removing
     /// them would free.
     func fileBytes() -> Int {
-        let files = FileManager.default
-        return sequences().reduce(0) { total, sequence in
+        sequences().reduce(0) { total, sequence in
             let folder = folder(sequence)
-            let names = (try? files.contentsOfDirectory(atPath: folder.path)) ?? []
-            return names.reduce(total) { total, name in
-                let attributes = try? files.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
-                return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
-            }
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            return names.reduce(total) { $0 + (StoreLayout.fileBytes(folder.appendingPathComponent($1)) ?? 0) }
         }
     }
 

@@ -136,9 +136,7 @@ extension Journal {
     private static func resealAnchor(
         _ layout: StoreLayout, cipher: StoreCipher, options: JournalOptions, reseal: Resealing
     ) throws -> Int {
-        let anchor = Anchor(
-            directory: layout.anchorDirectory, sealer: cipher,
-            namedDatabaseCountMax: options.environment.namedDatabaseCountMax)
+        let anchor = Anchor(in: layout, sealer: cipher, options: options.environment)
         guard anchor.exists else { return 0 }
         return try anchor.withEnvironment { try reseal.environment($0, part: "anchor") }
     }

@@ -118,11 +118,9 @@ extension Journal {
 
     /// The store's anchor (decision 0016).
     package var anchor: Anchor {
-        var anchor = Anchor(
-            directory: layout.anchorDirectory, sealer: projectionSealer,
-            namedDatabaseCountMax: options.environment.namedDatabaseCountMax)
-        anchor.mapSizeBytes = projectionEnvironment.mapSizeBytes
-        return anchor
+        Anchor(
+            in: layout, sealer: projectionSealer, options: options.environment,
+            mapSizeBytes: projectionEnvironment.mapSizeBytes)
     }
 
     /// The seal of environments shaped like the projections: the store's cipher, or the

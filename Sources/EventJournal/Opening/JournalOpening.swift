@@ -648,8 +648,6 @@ struct JournalOpening {
 
     /// The store's anchor (decision 0016).
     private var anchor: Anchor {
-        Anchor(
-            directory: layout.anchorDirectory, sealer: projectionSealer,
-            namedDatabaseCountMax: options.environment.namedDatabaseCountMax)
+        Anchor(in: layout, sealer: projectionSealer, options: options.environment)
     }
 }
