@@ -56,14 +56,17 @@ let package = Package(
         // Hardware CRC-32C (SSE 4.2, ARMv8 CRC) behind a runtime check; C because Swift cannot
         // build one function for an instruction set the rest of the binary does not assume.
         .target(name: "CCRC32C"),
+        // AES-GCM with a key schedule made once per data key, over the BoringSSL swift-crypto
+        // links (decision 0017); C, because that BoringSSL is not a product Swift can import.
+        .target(name: "CAESGCM"),
         .target(
             name: "EventJournal",
-            dependencies: ["CCRC32C", "LMDBStore", "Determinism", "LosslessJSON", crypto, logging]
+            dependencies: ["CAESGCM", "CCRC32C", "LMDBStore", "Determinism", "LosslessJSON", crypto, logging]
         ),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "Determinism", "LosslessJSON", "SyncTesting"]),
         .testTarget(
             name: "EventJournalTests",
-            dependencies: ["EventJournal", "LMDBStore", "Determinism", "LosslessJSON", "SyncTesting", logging]
+            dependencies: ["EventJournal", "LMDBStore", "Determinism", "LosslessJSON", "SyncTesting", crypto, logging]
         ),
         // A child process for the crash-safety tests: it appends until it is killed.
         .executableTarget(

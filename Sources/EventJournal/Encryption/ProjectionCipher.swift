@@ -31,7 +31,7 @@ final class ProjectionCipher: ValueSealer {
 
     /// The cipher's plaintext; a value that does not open leaves the mark before its error.
     func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
-        Array(try markingDamage { try cipher.plaintext(of: sealed, key: key, database: database) })
+        try withOpened(sealed, key: key, database: database) { Array($0) }
     }
 
     /// As ``open(_:key:database:)``, without copying the plaintext; only the cipher's failure
@@ -40,25 +40,22 @@ final class ProjectionCipher: ValueSealer {
         _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
         _ body: (UnsafeRawBufferPointer) throws -> T
     ) throws -> T {
-        try markingDamage { try cipher.plaintext(of: sealed, key: key, database: database) }.withUnsafeBytes {
-            try body($0)
-        }
+        try cipher.withPlaintext(of: sealed, key: key, database: database, noting: markingDamage, body)
     }
 
-    private func markingDamage<T>(_ opening: () throws -> T) throws -> T {
+    /// `error`, once the mark is left, saying what the next open does about it.
+    private func markingDamage(_ error: JournalError) -> JournalError {
+        guard error.code == .tampered else { return error }
+        var error = error
         do {
-            return try opening()
-        } catch var error as JournalError where error.code == .tampered {
-            do {
-                try ValueChecksummer.leaveMark(at: damageMarker)
-                error.message += "; the next open rebuilds the projections from the journal"
-            } catch let marking {
-                error.message +=
-                    "; noting the damage failed (\(marking)), remove "
-                    + "\(damageMarker.deletingLastPathComponent().path) to rebuild them"
-            }
-            throw error
+            try ValueChecksummer.leaveMark(at: damageMarker)
+            error.message += "; the next open rebuilds the projections from the journal"
+        } catch let marking {
+            error.message +=
+                "; noting the damage failed (\(marking)), remove "
+                + "\(damageMarker.deletingLastPathComponent().path) to rebuild them"
         }
+        return error
     }
 
     func keyedDigest(of bytes: [UInt8]) -> [UInt8] {

@@ -19,23 +19,36 @@ import Synchronization
 /// run's length of each other, about 2^-60 for a million opens of a billion seals each. Only
 /// the bytes on disk vary; the fold sees the same plaintext as without encryption, so it stays
 /// deterministic.
-final class StoreCipher: ValueSealer {
+package final class StoreCipher: ValueSealer {
     /// The one database left unsealed: it holds the wrapped keys themselves.
     static let keysDatabaseName = "journal.keys"
     static let keyRecordKey = Array("store-keys".utf8)
+    /// Bytes a sealed value has before its ciphertext: the generation and the nonce.
+    static let headerByteCount = 1 + 12
     /// Bytes a sealed value has beyond its plaintext.
-    static let overheadByteCount = 1 + 12 + 16
+    static let overheadByteCount = headerByteCount + 16
     /// Bytes of a sealed empty value.
     static let emptyValueByteCount = 1 + 8
 
-    /// The keys in use, and the MACs of empty values derived from them once, by generation.
+    /// The keys in use, with what is derived from them once, by generation: the MACs of empty
+    /// values, and the AES-GCM key schedules where this build links them (decision 0017).
     private struct Keys {
         var ring: StoreKeyRing
         var emptyValueMACs: [UInt8: SipHash]
+        var schedules: [UInt8: AESGCMKey]
+    }
+
+    /// The key of one generation: its schedule when there is one, else swift-crypto's key.
+    private enum DataKey {
+        case scheduled(AESGCMKey)
+        case swiftCrypto(SymmetricKey)
     }
 
     /// `nil` until opening the store has read (or made) its key record.
     private let keys = Mutex<Keys?>(nil)
+    /// Whether keys get AES-GCM schedules where the build links them; `false` seals and opens
+    /// with swift-crypto everywhere, as on Apple platforms.
+    private let schedulesKeys: Bool
     /// The next nonce, as a 96-bit counter (high 32 bits, low 64 bits) from a random start.
     private let nextNonce: Mutex<(high: UInt32, low: UInt64)> = {
         let start = SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
@@ -44,12 +57,22 @@ final class StoreCipher: ValueSealer {
         return Mutex((high, low))
     }()
 
+    /// A cipher with no keys loaded yet.
+    ///
+    /// - Parameter schedulesKeys: `false` seals with swift-crypto even where an AES-GCM key
+    ///   schedule is available, for tests that the two agree.
+    package init(schedulesKeys: Bool = true) {
+        self.schedulesKeys = schedulesKeys
+    }
+
     /// The keys in use.
-    var keyRing: StoreKeyRing? {
+    package var keyRing: StoreKeyRing? {
         get { keys.withLock { $0?.ring } }
         set {
             let derived = newValue.map { ring in
-                Keys(ring: ring, emptyValueMACs: ring.dataKeys.mapValues { SipHash(derivedFrom: $0) })
+                Keys(
+                    ring: ring, emptyValueMACs: ring.dataKeys.mapValues { SipHash(derivedFrom: $0) },
+                    schedules: schedulesKeys ? ring.dataKeys.compactMapValues { AESGCMKey($0) } : [:])
             }
             keys.withLock { $0 = derived }
         }
@@ -67,100 +90,162 @@ final class StoreCipher: ValueSealer {
         return (generation, key)
     }
 
-    func seals(databaseNamed name: String) -> Bool {
+    /// The key of `generation`, scheduled when it can be.
+    private static func dataKey(_ generation: UInt8, in keys: Keys) -> DataKey? {
+        if let schedule = keys.schedules[generation] { return .scheduled(schedule) }
+        return keys.ring.dataKeys[generation].map { .swiftCrypto($0) }
+    }
+
+    package func seals(databaseNamed name: String) -> Bool {
         name != Self.keysDatabaseName
     }
 
-    func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
+    package func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8]
+    {
         if value.isEmpty {
             let (generation, mac) = try Self.current(
                 keys.withLock { keys in
                     keys.map { ($0.ring.current, $0.emptyValueMACs[$0.ring.current]) }
                 })
-            return [generation] + Self.tag(mac, key: key, database: database)
+            return Self.tag(mac, generation: generation, key: key, database: database)
         }
         let (generation, dataKey) = try Self.current(
             keys.withLock { keys in
-                keys.map { ($0.ring.current, $0.ring.dataKeys[$0.ring.current]) }
+                keys.map { ($0.ring.current, Self.dataKey($0.ring.current, in: $0)) }
             })
-        let box = try Self.withContext(key: key, database: database) { context in
-            try AES.GCM.seal(value, using: dataKey, nonce: try takeNonce(), authenticating: context)
+        let nonce = takeNonce()
+        // Generation, nonce, ciphertext and tag written in place into the one array returned.
+        return try [UInt8](unsafeUninitializedCapacity: value.count + Self.overheadByteCount) { buffer, count in
+            let sealed = UnsafeMutableRawBufferPointer(buffer)
+            sealed[0] = generation
+            sealed.storeBytes(of: nonce.high.bigEndian, toByteOffset: 1, as: UInt32.self)
+            sealed.storeBytes(of: nonce.low.bigEndian, toByteOffset: 5, as: UInt64.self)
+            let nonceBytes = UnsafeRawBufferPointer(rebasing: sealed[1..<Self.headerByteCount])
+            let out = UnsafeMutableRawBufferPointer(rebasing: sealed[Self.headerByteCount...])
+            try Self.withContext(key: key, database: database) { context in
+                switch dataKey {
+                case .scheduled(let schedule):
+                    guard schedule.seal(value, nonce: nonceBytes, authenticating: context, into: out) else {
+                        throw JournalError(.storage, "AES-GCM failed to seal a value of \(database)")
+                    }
+                case .swiftCrypto(let symmetricKey):
+                    let box = try AES.GCM.seal(
+                        value, using: symmetricKey, nonce: try AES.GCM.Nonce(data: nonceBytes), authenticating: context)
+                    // `combined` is nonce, ciphertext and tag in one buffer: one copy, where
+                    // asking for the ciphertext and the tag makes a buffer of each.
+                    guard let combined = box.combined else { preconditionFailure("a 12-byte nonce always combines") }
+                    out.copyBytes(from: combined.dropFirst(AESGCMKey.nonceByteCount))
+                }
+            }
+            count = value.count + Self.overheadByteCount
         }
-        // `combined` is nonce, ciphertext and tag in one buffer: one copy, where asking for the
-        // ciphertext and the tag makes a buffer of each.
-        guard let combined = box.combined else { preconditionFailure("a 12-byte nonce always combines") }
-        var sealed: [UInt8] = []
-        sealed.reserveCapacity(value.count + Self.overheadByteCount)
-        sealed.append(generation)
-        sealed.append(contentsOf: combined)
-        return sealed
     }
 
-    func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8] {
-        Array(try plaintext(of: sealed, key: key, database: database))
+    package func open(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8]
+    {
+        try withPlaintext(of: sealed, key: key, database: database) { Array($0) }
     }
 
-    /// Hands `body` the plaintext where swift-crypto returned it, without copying it into an
-    /// array first.
-    func withOpened<T>(
+    /// Hands `body` the plaintext in a temporary buffer, without copying it into an array.
+    package func withOpened<T>(
         _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
         _ body: (UnsafeRawBufferPointer) throws -> T
     ) throws -> T {
-        try plaintext(of: sealed, key: key, database: database).withUnsafeBytes { try body($0) }
+        try withPlaintext(of: sealed, key: key, database: database, body)
     }
 
-    /// The authenticated plaintext of `sealed`, or ``JournalError/Code/tampered``.
-    func plaintext(of sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> Data {
+    /// Calls `body` with the authenticated plaintext of `sealed`, valid only during `body`.
+    ///
+    /// - Parameter noting: applied to the ``JournalError/Code/tampered`` error of a value that
+    ///   does not open, never to an error of `body`: how a caller adds what it does about it.
+    /// - Throws: ``JournalError/Code/tampered`` (as `noting` returns it), or what `body` throws.
+    func withPlaintext<T>(
+        of sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
+        noting: (JournalError) -> JournalError = { $0 }, _ body: (UnsafeRawBufferPointer) throws -> T
+    ) throws -> T {
         if sealed.count == Self.emptyValueByteCount {
-            guard let mac = keys.withLock({ $0?.emptyValueMACs[sealed[0]] }) else {
-                throw tampered(
-                    key: key, database: database,
-                    "is sealed under key generation \(sealed[0]), which the store does not hold")
+            do {
+                try authenticateEmptyValue(sealed, key: key, database: database)
+            } catch let error as JournalError {
+                throw noting(error)
             }
-            let expected = Self.tag(mac, key: key, database: database)
-            // Constant time: every byte compared whatever the first difference.
-            let difference = zip(expected, sealed.dropFirst()).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
-            guard difference == 0 else { throw tampered(key: key, database: database, "failed authentication") }
-            return Data()
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
         }
-        guard sealed.count >= Self.overheadByteCount else {
-            throw tampered(key: key, database: database, "is too short to be sealed")
+        let length = max(sealed.count - Self.overheadByteCount, 0)
+        return try withUnsafeTemporaryAllocation(byteCount: length, alignment: 1) { plaintext in
+            do {
+                try decrypt(sealed, key: key, database: database, into: plaintext)
+            } catch let error as JournalError {
+                throw noting(error)
+            }
+            return try body(UnsafeRawBufferPointer(plaintext))
         }
-        guard let dataKey = keys.withLock({ $0?.ring.dataKeys[sealed[0]] }) else {
+    }
+
+    /// Checks the tag of a sealed empty value, or throws ``JournalError/Code/tampered``.
+    private func authenticateEmptyValue(_ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String)
+        throws
+    {
+        guard let mac = keys.withLock({ $0?.emptyValueMACs[sealed[0]] }) else {
             throw tampered(
                 key: key, database: database,
                 "is sealed under key generation \(sealed[0]), which the store does not hold")
         }
+        let expected = Self.tag(mac, generation: sealed[0], key: key, database: database)
+        // Constant time: every byte compared whatever the first difference.
+        let difference = zip(expected, sealed).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) }
+        guard difference == 0 else { throw tampered(key: key, database: database, "failed authentication") }
+    }
+
+    /// Writes the plaintext of a sealed value to `plaintext`, which holds exactly its length,
+    /// or throws ``JournalError/Code/tampered``.
+    private func decrypt(
+        _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
+        into plaintext: UnsafeMutableRawBufferPointer
+    ) throws {
+        guard sealed.count >= Self.overheadByteCount else {
+            throw tampered(key: key, database: database, "is too short to be sealed")
+        }
+        guard let dataKey = keys.withLock({ $0.flatMap { Self.dataKey(sealed[0], in: $0) } }) else {
+            throw tampered(
+                key: key, database: database,
+                "is sealed under key generation \(sealed[0]), which the store does not hold")
+        }
+        let nonce = UnsafeRawBufferPointer(rebasing: sealed[1..<Self.headerByteCount])
+        let ciphertextAndTag = UnsafeRawBufferPointer(rebasing: sealed[Self.headerByteCount...])
         do {
-            let box = try AES.GCM.SealedBox(combined: UnsafeRawBufferPointer(rebasing: sealed[1...]))
-            return try Self.withContext(key: key, database: database) { context in
-                try AES.GCM.open(box, using: dataKey, authenticating: context)
+            try Self.withContext(key: key, database: database) { context in
+                switch dataKey {
+                case .scheduled(let schedule):
+                    guard schedule.open(ciphertextAndTag, nonce: nonce, authenticating: context, into: plaintext) else {
+                        throw tampered(key: key, database: database, "failed authentication")
+                    }
+                case .swiftCrypto(let symmetricKey):
+                    let box = try AES.GCM.SealedBox(combined: UnsafeRawBufferPointer(rebasing: sealed[1...]))
+                    plaintext.copyBytes(from: try AES.GCM.open(box, using: symmetricKey, authenticating: context))
+                }
             }
+        } catch let error as JournalError {
+            throw error
         } catch {
             throw tampered(key: key, database: database, "failed authentication", cause: error)
         }
     }
 
-    /// A nonce never used by this cipher.
-    private func takeNonce() throws -> AES.GCM.Nonce {
-        let (high, low) = nextNonce.withLock { counter in
+    /// The next nonce of this cipher's run: never used by it before.
+    private func takeNonce() -> (high: UInt32, low: UInt64) {
+        nextNonce.withLock { counter in
             defer {
                 counter.low &+= 1
                 if counter.low == 0 { counter.high &+= 1 }
             }
             return counter
         }
-        // Big-endian, high then low, in a temporary buffer: no array per seal.
-        return try withUnsafeTemporaryAllocation(byteCount: 12, alignment: 1) { bytes in
-            bytes.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt32.self)
-            bytes.storeBytes(of: low.bigEndian, toByteOffset: 4, as: UInt64.self)
-            return try AES.GCM.Nonce(data: UnsafeRawBufferPointer(bytes))
-        }
     }
 
     /// HMAC-SHA256 under the store's index key, cut to 16 bytes: equal values still match,
     /// and nobody without the key can test a guess against the digest.
-    func keyedDigest(of bytes: [UInt8]) -> [UInt8] {
+    package func keyedDigest(of bytes: [UInt8]) -> [UInt8] {
         guard let indexKey = keys.withLock({ $0?.ring.indexKey }) else { return [] }
         return Array(HMAC<SHA256>.authenticationCode(for: bytes, using: indexKey).prefix(16))
     }
@@ -170,11 +255,17 @@ final class StoreCipher: ValueSealer {
         sealed.first
     }
 
-    /// The tag of an empty value: SipHash of its database's name, a zero byte and its key.
-    private static func tag(_ mac: SipHash, key: UnsafeRawBufferPointer, database: String) -> [UInt8] {
+    /// A sealed empty value: `generation`, then the SipHash of its database's name, a zero byte
+    /// and its key.
+    private static func tag(_ mac: SipHash, generation: UInt8, key: UnsafeRawBufferPointer, database: String) -> [UInt8]
+    {
         var name = database
-        let tag = name.withUTF8 { mac.hash(UnsafeRawBufferPointer($0), separator: 0, key) }
-        return withUnsafeBytes(of: tag.littleEndian) { Array($0) }
+        let tag = name.withUTF8 { mac.hash(UnsafeRawBufferPointer($0), separator: 0, key) }.littleEndian
+        return [UInt8](unsafeUninitializedCapacity: emptyValueByteCount) { buffer, count in
+            buffer[0] = generation
+            UnsafeMutableRawBufferPointer(buffer).storeBytes(of: tag, toByteOffset: 1, as: UInt64.self)
+            count = emptyValueByteCount
+        }
     }
 
     /// Calls `body` with the authenticated data of a value: its database's name, a zero byte

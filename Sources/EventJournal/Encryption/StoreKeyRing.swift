@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The journal keeps them in `journal.keys`, each wrapped (AES-GCM) under the app's
 /// ``StoreKey``: one synced commit replaces the record, so re-keying is atomic (decision 0006).
-struct StoreKeyRing: Sendable {
+package struct StoreKeyRing: Sendable {
     /// Data keys by generation. More than one only while a rotation re-seals the store.
     var dataKeys: [UInt8: SymmetricKey]
     /// The generation new values are sealed under.
@@ -25,7 +25,7 @@ struct StoreKeyRing: Sendable {
     static let wrappedByteCount = 12 + StoreKey.byteCount + 16
 
     /// A new store's keys: generation 1, both keys fresh from the system's secure generator.
-    static func generate() -> StoreKeyRing {
+    package static func generate() -> StoreKeyRing {
         StoreKeyRing(
             dataKeys: [1: SymmetricKey(size: .bits256)], current: 1, indexKey: SymmetricKey(size: .bits256))
     }
