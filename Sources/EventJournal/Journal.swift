@@ -81,6 +81,11 @@ public final class Journal: Sendable {
         /// The projections' last commit failed after the journal's: fold the tail before the
         /// next read.
         var tailPending = false
+        /// What met a damaged page of the projections in this process, once LMDB's note about
+        /// it is on disk (decision 0013). Reads and writes then fail at once until the store is
+        /// opened again, which rebuilds them: folding into a damaged file can spread the damage,
+        /// and each write folded the ever longer tail into it again.
+        var projectionDamage: String?
         /// The timestamp of the first entry kept, by its sequence: the age check of automatic
         /// compaction needs it after every write, and an entry never changes, so it is read once
         /// per horizon instead of decoding (or, encrypted, opening) a whole page each time.
@@ -183,14 +188,16 @@ public final class Journal: Sendable {
     /// are read from the journal itself, in a read transaction begun only if `body` reads one.
     public func read<T>(_ body: (JournalReader) throws -> T) throws -> T {
         try requireOpen()
-        if lifecycle.withLock({ $0.tailPending }) { _ = try catchUp(phase: .catchingUp) }
+        try refuseDamagedProjections()
         do {
+            if lifecycle.withLock({ $0.tailPending }) { _ = try catchUp(phase: .catchingUp) }
             return try projectionEnvironment.read { transaction in
                 try journalEnvironment.withDeferredRead { entries in
                     try body(JournalReader(transaction: transaction, entries: .deferred(entries), journal: self))
                 }
             }
         } catch {
+            noteProjectionDamageIfNoted(by: error)
             throw Self.wrap(error, "cannot read the journal")
         }
     }

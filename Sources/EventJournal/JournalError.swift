@@ -86,7 +86,9 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         /// A projection value of a plaintext store failed its checksum on read (decision 0012):
         /// it is not read, and the next open rebuilds the projections from the journal (or
         /// restores them from a checkpoint and folds the rest). Encrypted stores say
-        /// ``tampered`` instead.
+        /// ``tampered`` instead. Also every read and write of a journal instance that met a
+        /// damaged page of its projections (LMDB's note, decision 0013): close it and open the
+        /// store again, which rebuilds them.
         public static let damaged = Code(value: .damaged)
         /// The store is open in another process, and the operation needs it alone (re-keying).
         public static let storeInUse = Code(value: .storeInUse)

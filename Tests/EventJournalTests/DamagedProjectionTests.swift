@@ -111,6 +111,45 @@ import Testing
         try journal.close()
     }
 
+    /// Folding into a file known to be damaged can spread the damage, and a write whose
+    /// projections failed after its journal committed used to fold the ever longer tail into
+    /// them again at every later write. A failure met while LMDB's note names the live file
+    /// stops the instance (here the note is written as LMDB's handler writes it, and the failure
+    /// is the write's own, since meeting a damaged page in this process could abort it).
+    @Test func aJournalWhoseFailureComesWithADamageNoteRefusesReadsAndWritesUntilOpenedAgain() throws {
+        let fixture = try JournalFixture("damage-note-refuses")
+        defer { fixture.directory.remove() }
+        let before = try Self.makeStore(fixture, encrypted: false, checkpointEvery: 50_000)
+        let journal = try fixture.open()
+        let last = try journal.lastSequence()
+        struct Interrupted: Error {}
+        #expect(throws: Interrupted.self) { try journal.write { _ in throw Interrupted() } }
+        #expect(try journal.lastSequence() == last, "a failure without a note changes nothing")
+
+        let projections = Self.projectionsFile(fixture).deletingLastPathComponent()
+        var status = stat()
+        #expect(stat(Self.projectionsFile(fixture).path, &status) == 0)
+        try Data("file \(status.st_dev):\(status.st_ino)\nMDB_CORRUPTED\n".utf8).write(
+            to: projections.appendingPathComponent(DamageNote.fileName))
+        #expect(throws: Interrupted.self) { try journal.write { _ in throw Interrupted() } }
+        let refusedWrite = #expect(throws: JournalError.self) {
+            try journal.append([JournalEntry.Draft(kind: "after.damage")])
+        }
+        #expect(refusedWrite?.code == .damaged)
+        #expect(refusedWrite?.message.contains("open it again") == true, "\(String(describing: refusedWrite))")
+        let refusedRead = #expect(throws: JournalError.self) { try journal.lastSequence() }
+        #expect(refusedRead?.code == .damaged)
+        try journal.close()
+
+        let healed = try fixture.open()
+        #expect(healed.openingReport.projections == .rebuilt)
+        #expect(try healed.lastSequence() == last, "the refused write appended nothing")
+        #expect(try healed.read { try $0.kindCounts() } == before)
+        try healed.append([JournalEntry.Draft(kind: "after.damage")])
+        #expect(try healed.verify().isConsistent)
+        try healed.close()
+    }
+
     @Test func aNoteAboutAFileThatWasReplacedSinceIsIgnored() throws {
         let fixture = try JournalFixture("stale-damage-note")
         defer { fixture.directory.remove() }
@@ -170,15 +209,25 @@ import Testing
             var bytes = try Data(contentsOf: Self.projectionsFile(fixture))
             bytes.replaceSubrange(page * 4_096..<(page + 1) * 4_096, with: Data(count: 4_096))
             try bytes.write(to: Self.projectionsFile(fixture))
-            // How the child ends does not matter (one whose projection write failed with
-            // MDB_CORRUPTED goes on appending, the journal being its durable write, until the
-            // time limit kills it); what the next open does does.
-            _ = try await writer.run(
+            // A child ends by LMDB's abort, a fault or a typed error; one whose projection write
+            // failed with MDB_CORRUPTED after its journal committed used to go on appending and
+            // folding its growing tail into the damaged file until the time limit killed it.
+            let output = try await writer.run(
                 [store.path, String(page)], environment: environment, timeLimit: .milliseconds(1_500))
+            let ended = Date()
             let projections = Self.projectionsFile(fixture).deletingLastPathComponent()
             // Only a child that met the page, or repaired it itself, makes opening here safe:
             // an unmet zeroed page could abort this test process as it aborts an app.
             guard DamageNote.read(in: projections) != nil else { continue }
+            if output.timedOut {
+                let note = projections.appendingPathComponent(DamageNote.fileName)
+                let noted = try #require(
+                    try FileManager.default.attributesOfItem(atPath: note.path)[.modificationDate] as? Date)
+                #expect(
+                    ended.timeIntervalSince(noted) < 0.5,
+                    "page \(page): the child went on writing \(ended.timeIntervalSince(noted)) s after it noted the damage"
+                )
+            }
             met += 1
             let journal = try fixture.open()
             #expect(journal.openingReport.projections == .rebuilt, "page \(page)")

@@ -14,13 +14,17 @@ extension Journal {
     /// `body` may run more than once (when a memory map is full it is grown and the write
     /// tried again), so keep outside side effects out of it. Entries another process appended
     /// but did not fold are folded first.
-    /// - Throws: ``JournalError`` for storage trouble or invalid entries, or what `body` throws.
+    /// - Throws: ``JournalError`` for storage trouble or invalid entries
+    ///   (``JournalError/Code/damaged`` once this instance met a damaged page of the
+    ///   projections: open the store again), or what `body` throws.
     public func write<T>(_ body: (inout JournalWriter) throws -> T) throws -> T {
         try requireOpen()
+        try refuseDamagedProjections()
         let outcome: WriteOutcome<T>
         do {
             outcome = try appendGate.withSharedLock { try writeGrowingMaps(body) }
         } catch {
+            noteProjectionDamageIfNoted(by: error)
             throw Self.wrap(error, "cannot append to the journal")
         }
         observers.committed(self)
@@ -68,11 +72,17 @@ extension Journal {
             // The entries are durable, the projections' commit failed: fold them again now or
             // before the next read. The caller's write did happen.
             lifecycle.withLock { $0.tailPending = true }
-            logger.error("the projections could not commit after the journal did; folding again: \(error)")
-            do {
-                _ = try catchUp(phase: .catchingUp)
-            } catch {
-                logger.error("the projections are behind the journal until the next read or write: \(error)")
+            if noteProjectionDamageIfNoted(by: error) {
+                let consequence = "reads and writes fail until the store is opened again, which rebuilds them"
+                logger.error("the projections were found damaged after the journal committed; \(consequence): \(error)")
+            } else {
+                logger.error("the projections could not commit after the journal did; folding again: \(error)")
+                do {
+                    _ = try catchUp(phase: .catchingUp)
+                } catch {
+                    noteProjectionDamageIfNoted(by: error)
+                    logger.error("the projections are behind the journal until the next read or write: \(error)")
+                }
             }
         }
         guard let outcome else { preconditionFailure("a committed write has an outcome") }

@@ -1,4 +1,6 @@
+import Foundation
 import LMDBStore
+import Synchronization
 
 extension Journal {
     /// Makes a process that meets a damaged page of a store's projections while reading them
@@ -28,5 +30,31 @@ extension Journal {
             depth += 1
         }
         return false
+    }
+
+    /// Throws ``JournalError/Code/damaged`` when this process found the projections damaged:
+    /// nothing is read or appended until the store is opened again.
+    func refuseDamagedProjections() throws {
+        guard let damage = lifecycle.withLock({ $0.projectionDamage }) else { return }
+        throw JournalError(
+            .damaged,
+            "the projections at \(layout.projectionDirectory.path) were found damaged (\(damage)); nothing was read "
+                + "or appended: close the journal and open it again, which rebuilds them from the journal")
+    }
+
+    /// Remembers `error` as what found the projections damaged when LMDB's ``DamageNote`` is
+    /// on disk (decision 0013), and answers whether it is. Any failure may be the one that met
+    /// the damage, so the note, not the error's type, decides.
+    ///
+    /// A value that failed its checksum or authentication (decision 0012) does not count: the
+    /// file's structure is sound, the other values are still checked on every read, and a write
+    /// whose fold meets the value fails before the journal commits.
+    @discardableResult
+    func noteProjectionDamageIfNoted(by error: any Error) -> Bool {
+        guard DamageNote.read(in: layout.projectionDirectory) != nil else { return false }
+        lifecycle.withLock { lifecycle in
+            if lifecycle.projectionDamage == nil { lifecycle.projectionDamage = "\(error)" }
+        }
+        return true
     }
 }
