@@ -7,6 +7,13 @@ import Testing
         #expect(
             WallTime(millisecondsSinceEpoch: 1_714_566_600_123).salesforceFormat == "2024-05-01T12:30:00.123+0000")
         #expect(WallTime(millisecondsSinceEpoch: -1).salesforceFormat == "1969-12-31T23:59:59.999+0000")
+        // Years below 1000 keep four digits; years before 1 BCE a minus sign, as `%04lld` wrote them.
+        #expect(
+            WallTime(millisecondsSinceEpoch: -62_135_596_800_000).salesforceFormat == "0001-01-01T00:00:00.000+0000")
+        #expect(
+            WallTime(millisecondsSinceEpoch: -62_198_755_200_000).salesforceFormat == "-001-01-01T00:00:00.000+0000")
+        #expect(
+            WallTime(millisecondsSinceEpoch: 253_402_300_799_999).salesforceFormat == "9999-12-31T23:59:59.999+0000")
     }
 
     @Test(arguments: [
