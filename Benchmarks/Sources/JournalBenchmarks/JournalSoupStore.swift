@@ -12,6 +12,7 @@ import SyncTesting
 /// and its four indexes, durable commits, opened with one ``StoreConfiguration``.
 struct JournalSoupStore: SoupWorkloadStore {
     let store: SoupStore
+    let journal: Journal
     let directory: URL
 
     init(directory: URL, configuration: StoreConfiguration) throws {
@@ -23,6 +24,7 @@ struct JournalSoupStore: SoupWorkloadStore {
             directory: directory, projections: [SoupProjection()], clock: clock, options: options,
             logger: Logger.discarding)
         self.directory = directory
+        self.journal = journal
         store = SoupStore(journal: journal, clock: clock, idGenerator: IncrementingIDGenerator())
         try store.registerSoup("accounts", indexSpecs: Self.indexSpecs)
     }
@@ -52,5 +54,27 @@ struct JournalSoupStore: SoupWorkloadStore {
     /// The journal, the projections and the checkpoints: every file of the store.
     func storeBytes() throws -> Int {
         try DirectorySize.bytes(under: directory)
+    }
+
+    /// Where the store's bytes are: each environment's file (`journal`, `projections`), the
+    /// checkpoint copies and the anchor (`checkpoints`), and the pages of every named database
+    /// of both environments (`journal/NAME`, `projections/NAME`); free pages are the rest of a
+    /// file.
+    func storeParts() throws -> [String: Int] {
+        let statistics = try journal.statistics()
+        var parts = [
+            "journal": statistics.journalFileBytes, "projections": statistics.projectionFileBytes,
+            "checkpoints": statistics.checkpointBytes,
+        ]
+        for (label, environment) in [
+            ("journal", journal.journalEnvironment), ("projections", journal.projectionEnvironment),
+        ] {
+            let names = try environment.read { try $0.databaseNames() }
+            for name in names {
+                let database = try environment.database(named: name)
+                parts["\(label)/\(name)"] = try environment.read { try $0.statistics(database).pageBytes }
+            }
+        }
+        return parts
     }
 }

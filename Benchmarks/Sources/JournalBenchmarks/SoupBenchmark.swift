@@ -40,6 +40,12 @@ struct SoupBenchmark {
             let measured = try workload.run(on: store)
             figures.add(measured, insertKey: configuration.rawValue, storeKey: configuration.rawValue)
             describe("soups, \(configuration.label)", measured)
+            let parts = try store.storeParts()
+            figures.storeParts[configuration.rawValue] = parts
+            report.line(
+                "  where the bytes are: "
+                    + parts.sorted { $0.key < $1.key }.map { "\($0.key) \(DirectorySize.mebibytes($0.value))" }
+                    .joined(separator: ", "))
         }
         figures.computeRatios()
         for (name, value) in figures.ratios.sorted(by: { $0.key < $1.key }) {

@@ -20,6 +20,8 @@ struct SoupFigures: Encodable {
     /// Records inserted per second.
     var insert: [String: Double] = [:]
     var storeBytes: [String: Int] = [:]
+    /// Where each journal store's bytes are (``JournalSoupStore/storeParts()``), by configuration.
+    var storeParts: [String: [String: Int]] = [:]
     var lookupP50Micros: [String: Double] = [:]
     var lookupP99Micros: [String: Double] = [:]
     var rangePageP50Micros: [String: Double] = [:]
