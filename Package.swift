@@ -210,9 +210,8 @@ let package = Package(
         .testTarget(
             name: "MobileSyncTests",
             dependencies: [
-                "MobileSync", "EventJournal", "SalesforceAPI", "SalesforceSimulator", "Soups", "Determinism",
-                "LosslessJSON",
-                "SyncReplay", "SyncTesting",
+                "MobileSync", "EventJournal", "LMDBStore", "SalesforceAPI", "SalesforceSimulator", "Soups",
+                "Determinism", "LosslessJSON", "SyncReplay", "SyncTesting",
                 logging,
             ]
         ),

@@ -45,6 +45,22 @@ extension JSONValue {
         return (value, parser.recordedElementSpans)
     }
 
+    /// Parses a document that is an array, and also reports the layout of each element in
+    /// `bytes` (see ``JSONElementLayout``).
+    ///
+    /// A fetched page's entry holds its records as a JSON array; a fold splices the fields it
+    /// adds into a record's bytes when they are its serialization, instead of serializing it.
+    /// - Returns: the value, and one layout per element in order (empty when the document is
+    ///   not an array).
+    package static func parse(
+        _ bytes: [UInt8], recordingElementLayouts: Void
+    ) throws(JSONParseError) -> (value: JSONValue, layouts: [JSONElementLayout]) {
+        var parser = JSONParser(bytes: bytes)
+        parser.recordsTopLevelLayouts = true
+        let value = try parser.parseDocument()
+        return (value, parser.recordedLayouts)
+    }
+
     /// Parses one JSON document from a string.
     public init(parsing text: String) throws(JSONParseError) {
         try self.init(parsing: Array(text.utf8))
@@ -64,6 +80,16 @@ struct JSONParser {
     var recordedElementSpans: [Range<Int>] = []
     /// Set while the recorded array member's value is being parsed.
     private var recordsElements = false
+    /// Whether to record the layout of each element of a top-level array in `recordedLayouts`.
+    var recordsTopLevelLayouts = false
+    var recordedLayouts: [JSONElementLayout] = []
+    /// While an element's layout is recorded: whether its bytes are still its serialization,
+    /// the depth of its own object, and that object's member offsets and closing brace.
+    private var checksSerialization = false
+    private var isSerialized = true
+    private var layoutObjectDepth = 0
+    private var layoutMemberOffsets: [Int] = []
+    private var layoutCloseOffset: Int?
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
@@ -96,7 +122,9 @@ struct JSONParser {
         // Members are gathered first and the dictionary made once at its final size: growing a
         // dictionary member by member rehashes every key at each doubling.
         var members: [(String, JSONValue)] = []
+        let isLayoutObject = checksSerialization && depth == layoutObjectDepth
         skipWhitespace()
+        if isLayoutObject { layoutCloseOffset = index }
         if consume(UInt8(ascii: "}")) {
             depth -= 1
             return .object([:])
@@ -106,7 +134,11 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            if isLayoutObject { layoutMemberOffsets.append(index) }
             let key = try parseString()
+            if checksSerialization, let previous = members.last?.0, !JSONValue.utf8Precedes(previous, key) {
+                isSerialized = false
+            }
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
             skipWhitespace()
@@ -117,11 +149,15 @@ struct JSONParser {
             if depth == 1, let recordedMember, key == recordedMember { recordedSpan = valueStart..<index }
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
+            if isLayoutObject { layoutCloseOffset = index }
             guard consume(UInt8(ascii: "}")) else { throw error("expected ',' or '}' in an object") }
             depth -= 1
             // A repeated name keeps its last value, as it always has.
             var object = [String: JSONValue](minimumCapacity: members.count)
             for (name, value) in members { object[name] = value }
+            // Names with different bytes can still be one `String` (canonically equivalent
+            // Unicode): the serialization then has fewer members than the input.
+            if checksSerialization, object.count != members.count { isSerialized = false }
             return .object(object)
         }
     }
@@ -129,6 +165,7 @@ struct JSONParser {
     private mutating func parseArray() throws(JSONParseError) -> JSONValue {
         let recording = recordsElements
         recordsElements = false
+        let recordsLayouts = recordsTopLevelLayouts && depth == 0
         try enterContainer()
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -139,14 +176,34 @@ struct JSONParser {
         while true {
             skipWhitespace()
             let elementStart = index
+            if recordsLayouts { beginLayout() }
             elements.append(try parseValue())
             if recording { recordedElementSpans.append(elementStart..<index) }
+            if recordsLayouts { endLayout(from: elementStart) }
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
             guard consume(UInt8(ascii: "]")) else { throw error("expected ',' or ']' in an array") }
             depth -= 1
             return .array(elements)
         }
+    }
+
+    /// Starts checking the element that begins at `index` (see ``JSONElementLayout``).
+    private mutating func beginLayout() {
+        checksSerialization = true
+        isSerialized = true
+        layoutObjectDepth = depth + 1
+        layoutMemberOffsets = []
+        layoutCloseOffset = nil
+    }
+
+    /// Records the layout of the element parsed from `start` to `index`.
+    private mutating func endLayout(from start: Int) {
+        checksSerialization = false
+        recordedLayouts.append(
+            JSONElementLayout(
+                span: start..<index, isSerialized: isSerialized, memberOffsets: layoutMemberOffsets,
+                closeOffset: layoutCloseOffset))
     }
 
     private mutating func enterContainer() throws(JSONParseError) {
@@ -173,6 +230,8 @@ struct JSONParser {
             nonASCII |= byte
             index += 1
         }
+        // An escape: the serialization may spell the string otherwise.
+        if checksSerialization { isSerialized = false }
         var scalars = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
@@ -288,7 +347,10 @@ struct JSONParser {
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+                // Only called between an element's tokens while its serialization is checked.
+                if checksSerialization { isSerialized = false }
             default: return
             }
         }

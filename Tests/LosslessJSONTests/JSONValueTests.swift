@@ -81,6 +81,62 @@ import Testing
         }
     }
 
+    /// `value` written with a space after every `,` and `:` and, when asked, object members in
+    /// reverse byte order: the same value, not its serialization.
+    static func spelled(_ value: JSONValue, reversingKeys: Bool) -> String {
+        switch value {
+        case .array(let elements):
+            return "[" + elements.map { spelled($0, reversingKeys: reversingKeys) }.joined(separator: ", ") + "]"
+        case .object(let members):
+            var sorted = members.sorted { JSONValue.utf8Precedes($0.key, $1.key) }
+            if reversingKeys { sorted.reverse() }
+            let written = sorted.map {
+                JSONValue.string($0.key).serializedString + ": " + spelled($0.value, reversingKeys: reversingKeys)
+            }
+            return "{" + written.joined(separator: ", ") + "}"
+        default:
+            return value.serializedString
+        }
+    }
+
+    /// A layout that says its element's bytes are its serialization is never wrong, and says so
+    /// for every serialized element whose strings need no escape.
+    @Test func elementLayoutsSayWhenAnElementsBytesAreItsSerialization() throws {
+        var generator = SplitMix64(seed: 12)
+        for round in 0..<300 {
+            let elements = (0..<Int.random(in: 1..<6, using: &generator)).map { _ in
+                Self.randomValue(depth: 1, using: &generator)
+            }
+            let serialized = JSONValue.array(elements).serialized()
+            for spelling in [
+                serialized, Array(Self.spelled(.array(elements), reversingKeys: false).utf8),
+                Array(Self.spelled(.array(elements), reversingKeys: true).utf8),
+            ] {
+                let parsed = try JSONValue.parse(spelling, recordingElementLayouts: ())
+                #expect(parsed.value == .array(elements))
+                #expect(parsed.layouts.count == elements.count)
+                for (element, layout) in zip(elements, parsed.layouts) where layout.isSerialized {
+                    #expect(Array(spelling[layout.span]) == element.serialized(), "round \(round)")
+                }
+            }
+            let layouts = try JSONValue.parse(serialized, recordingElementLayouts: ()).layouts
+            for (element, layout) in zip(elements, layouts) {
+                let needsEscapes = element.serialized().contains(UInt8(ascii: "\\"))
+                #expect(layout.isSerialized == !needsEscapes, "round \(round): \(element)")
+            }
+        }
+    }
+
+    @Test func elementLayoutsNameEachMemberOfAnObjectElementAndItsClosingBrace() throws {
+        let bytes = Array(#"[{"a":1,"b":{"c":2}},[1],"x",{},{"a":1,"a":2}]"#.utf8)
+        let layouts = try JSONValue.parse(bytes, recordingElementLayouts: ()).layouts
+        #expect(layouts.map(\.span) == [1..<20, 21..<24, 25..<28, 29..<31, 32..<45])
+        #expect(layouts.map(\.memberOffsets) == [[2, 8], [], [], [], [33, 39]])
+        #expect(layouts.map(\.closeOffset) == [19, nil, nil, 30, 44])
+        #expect(layouts.map(\.isSerialized) == [true, true, true, true, false])
+        #expect(try JSONValue.parse(Array(#"{"a":[1]}"#.utf8), recordingElementLayouts: ()).layouts.isEmpty)
+    }
+
     static func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {
         switch Int.random(in: 0..<(depth > 3 ? 4 : 6), using: &generator) {
         case 0: return .null

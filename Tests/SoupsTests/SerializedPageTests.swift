@@ -59,6 +59,7 @@ import Testing
         ]
         let addedMembers = JSONValue.object(added).serialized().dropFirst().dropLast()
         var spliced = 0
+        var foundInPayload = 0
         for _ in 0..<300 {
             var records = (0..<Int.random(in: 0..<6, using: &generator)).map { _ in
                 Self.randomObject(depth: 0, underscoreChance: 0.15, using: &generator)
@@ -67,6 +68,14 @@ import Testing
             let page = SerializedPage(records: records)
             #expect(page.bytes == JSONValue.array(records).serialized())
             #expect(page.splices.count == records.count)
+            // A fold without the engine's hand-over finds the same splices in the payload, or
+            // none where it cannot tell the bytes are the serialization (an escape).
+            let layouts = try JSONValue.parse(page.bytes, recordingElementLayouts: ()).layouts
+            for (layout, splice) in zip(layouts, page.splices) {
+                guard let found = RecordSplice(layout, in: page.bytes) else { continue }
+                #expect(found == splice)
+                foundInPayload += 1
+            }
             for (record, splice) in zip(records, page.splices) {
                 guard case .object(let members) = record, !members.keys.contains(where: { $0.hasPrefix("_") }) else {
                     #expect(splice == nil)
@@ -79,6 +88,7 @@ import Testing
             }
         }
         #expect(spliced > 300)
+        #expect(foundInPayload > 100)
     }
 
     @Test func anEmptyObjectAndAnEmptyPageSerializeToo() {

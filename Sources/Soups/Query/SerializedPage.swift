@@ -99,3 +99,22 @@ struct RecordSplice: Sendable, Hashable {
         return bytes
     }
 }
+
+extension RecordSplice {
+    private static let underscore = UInt8(ascii: "_")
+
+    /// Where a record parsed from `page` stands, when its bytes there are its serialization
+    /// and it has no key beginning with `_`; `nil` otherwise, and the fold serializes it.
+    init?(_ layout: JSONElementLayout, in page: [UInt8]) {
+        guard layout.isSerialized, let close = layout.closeOffset else { return nil }
+        var split: Int?
+        for offset in layout.memberOffsets {
+            // The key's first byte: a serialized key has no escape. The empty key has none.
+            let first = page[offset + 1]
+            if first == UInt8(ascii: "\"") { continue }
+            if first == Self.underscore { return nil }
+            if split == nil, first > Self.underscore { split = offset }
+        }
+        self.init(start: layout.span.lowerBound, split: split ?? close, end: layout.span.upperBound)
+    }
+}

@@ -43,22 +43,38 @@ extension SoupProjection {
         let header = try ServerEntryHeader(entry)
         let rule = try RefetchRule(header)
         let leavesChanges = try header.leavesChanges()
-        let handed = pageHandoff.take(sequence: entry.sequence, payload: entry.payload)
-        guard let records = try handed?.records ?? entry.jsonPayload().array else {
-            throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
-        }
+        let page = try Self.fetchedPage(
+            entry, handed: pageHandoff.take(sequence: entry.sequence, payload: entry.payload))
         let leftAlone: Int
         if entry.header[SyncHeader.childrenSoup] != nil {
             leftAlone = try applyParentChildrenPage(
-                records, header, rule: rule, leavesChanges: leavesChanges, in: state)
+                page.records, header, rule: rule, leavesChanges: leavesChanges, in: state)
         } else {
             leftAlone = try applyRecordPage(
-                records, header, rule: rule, leavesChanges: leavesChanges, splices: handed?.splices, in: state)
+                page.records, header, rule: rule, leavesChanges: leavesChanges, splices: page.splices, in: state)
         }
         var value: [UInt8] = []
         appendBigEndian(entry.sequence, to: &value)
         appendBigEndian(UInt64(leftAlone), to: &value)
         try state.transaction.put(state.databases.meta, key: SoupDatabases.pageLeftAloneKey, value: value)
+    }
+
+    /// A page's records, and where each stands in the payload when its bytes there are its
+    /// serialization: as the engine that appended it handed them over, or else from the payload.
+    ///
+    /// Every fold splices the added fields into the bytes of a record whose bytes are its
+    /// serialization (the engine's pages always are): the same bytes serializing gives, at a
+    /// fraction of the cost, so a compaction's or a rebuild's fold of a page costs what the
+    /// append's did.
+    private static func fetchedPage(
+        _ entry: JournalEntry, handed: FetchedRecords?
+    ) throws -> (records: [JSONValue], splices: [RecordSplice?]) {
+        if let handed { return (handed.records, handed.splices) }
+        let parsed = try JSONValue.parse(entry.payload, recordingElementLayouts: ())
+        guard let records = parsed.value.array else {
+            throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
+        }
+        return (records, parsed.layouts.map { RecordSplice($0, in: entry.payload) })
     }
 
     /// How many records of the sync-down page `sequence` its fold left alone, taken by the

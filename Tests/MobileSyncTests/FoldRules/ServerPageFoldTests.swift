@@ -1,6 +1,7 @@
 import Determinism
 import EventJournal
 import Foundation
+import LMDBStore
 import LosslessJSON
 import MobileSync
 import Soups
@@ -33,6 +34,46 @@ import Testing
 
     static func all(_ store: SyncStore) throws -> [JSONValue] {
         try store.soups.query(QuerySpec.all(soup, orderPath: "_soupEntryId", pageSize: 100))
+    }
+
+    /// Every stored record, key and value, as the soups' records database holds them.
+    static func storedRecords(_ store: SyncStore) throws -> [[UInt8]: [UInt8]] {
+        let environment = store.journal.projectionEnvironment
+        let records = try environment.database(named: "soups.records").unsealed
+        var stored: [[UInt8]: [UInt8]] = [:]
+        try environment.read { transaction in
+            try transaction.withCursor(records) { cursor in
+                try cursor.forEach { key, value in
+                    stored[key] = value
+                    return true
+                }
+            }
+        }
+        return stored
+    }
+
+    /// A page appended without the engine's hand-over is folded from its payload: a record
+    /// whose bytes there are its serialization gets the added fields spliced in, any other is
+    /// serialized again; both must store the same bytes for the same records.
+    @Test func aPageStoresTheSameBytesHoweverItsPayloadSpellsTheRecords() throws {
+        let spellings = [
+            #"[{"Amount":12.50,"Id":"001A","Name":"Acme"},{"Id":"001B","Name":"B\u00e9"},{"Id":"001C"}]"#,
+            #"[ {"Amount":12.50, "Id":"001A","Name":"Acme"},{"Id":"001B","Name":"Bé"} ,{"Id":"001C"}]"#,
+            #"[{"Name":"Acme","Id":"001A","Amount":12.50},{"Name":"Bé","Id":"001B"},{"Id":"001C"}]"#,
+            #"[{"Amount":12.50,"Id":"001A","Name":"Ac\u006de"},{"Id":"001B","Name":"Bé","Name":"Bé"},{"Id":"001C"}]"#,
+            #"[{"Amount":12.50,"Id":"001A","Name":"Acme"},{"Id":"001B","Name":"Bé"},{"Id":"001C"}]"#,
+        ]
+        var stored: [[[UInt8]: [UInt8]]] = []
+        for json in spellings {
+            try Self.withStore(indexed: true) { store in
+                try store.journal.append(Self.page(json, mode: .overwrite).journalDraft)
+                stored.append(try Self.storedRecords(store))
+            }
+        }
+        #expect(stored.first?.count == 3)
+        for (position, records) in stored.enumerated() {
+            #expect(records == stored.last, "spelling \(position): \(spellings[position])")
+        }
     }
 
     @Test(arguments: [true, false])
