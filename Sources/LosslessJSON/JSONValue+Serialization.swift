@@ -71,15 +71,45 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             var runStart = 0
-            for index in bytes.indices where bytes[index] < 0x20 || bytes[index] == 0x22 || bytes[index] == 0x5C {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                appendEscaped(bytes[index], into: &output)
-                runStart = index + 1
+            var index = 0
+            while index < bytes.count {
+                // Eight bytes at a time while none of them needs an escape: the byte-by-byte
+                // test was a tenth of a soup insert, most of it in long text fields.
+                if index + 8 <= bytes.count,
+                    !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                    appendEscaped(byte, into: &output)
+                    runStart = index + 1
+                }
+                index += 1
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes of `word` is a control character, `"` or `\`.
+    ///
+    /// The tests for a byte below 0x20 and for a zero byte (after XOR with the quote or the
+    /// backslash) are the classic word-at-a-time ones: a borrow can only flag a byte above one
+    /// that really matches, so the answer for the word is exact.
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let quotes = (quote &- ones) & ~quote & highBits
+        let backslashes = (backslash &- ones) & ~backslash & highBits
+        return control | quotes | backslashes != 0
     }
 
     private static func appendEscaped(_ byte: UInt8, into output: inout [UInt8]) {

@@ -73,6 +73,45 @@ import Testing
         }
     }
 
+    /// Strings are scanned eight bytes at a time: every character that needs an escape is
+    /// found at every offset, beside ASCII, multi-byte UTF-8 and bytes just around 0x20.
+    @Test func escapesEveryCharacterThatNeedsOneAtEveryOffset() throws {
+        let specials: [Character] = ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{8}", "\u{C}"]
+        let fillers: [Character] = ["a", " ", "!", "#", "[", "]", "\u{7F}", "é", "😀"]
+        for length in 0..<24 {
+            for filler in fillers {
+                for special in specials {
+                    for offset in 0..<max(length, 1) {
+                        var characters = Array(repeating: filler, count: length)
+                        if length > 0 { characters[offset] = special }
+                        let text = String(characters)
+                        let written = JSONValue.string(text).serialized()
+                        #expect(written == Self.referenceSerialization(text), "\(length) \(filler) \(offset)")
+                        #expect(try JSONValue(parsing: written) == .string(text))
+                    }
+                }
+            }
+        }
+    }
+
+    /// A string's serialization, one byte at a time: what the word-at-a-time scan must write.
+    static func referenceSerialization(_ text: String) -> [UInt8] {
+        var output: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output += Array(#"\""#.utf8)
+            case UInt8(ascii: "\\"): output += Array(#"\\"#.utf8)
+            case 0x0A: output += Array(#"\n"#.utf8)
+            case 0x0D: output += Array(#"\r"#.utf8)
+            case 0x09: output += Array(#"\t"#.utf8)
+            case 0..<0x20: output += Array("\\u00".utf8) + Array(String(byte, radix: 16).leftPadded(to: 2).utf8)
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+        return output
+    }
+
     @Test func randomDocumentsRoundTrip() throws {
         var generator = SplitMix64(seed: 11)
         for _ in 0..<500 {
@@ -159,5 +198,11 @@ import Testing
             }
             return .object(members)
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
