@@ -14,20 +14,17 @@ extension WallTime {
         // a dynamic cast per argument, which was a few percent of a sync down's records.
         var text = ""
         text.reserveCapacity(28)
-        Self.append(year, width: 4, to: &text)
-        text.append("-")
-        Self.append(month, width: 2, to: &text)
-        text.append("-")
-        Self.append(day, width: 2, to: &text)
-        text.append("T")
-        Self.append(hour, width: 2, to: &text)
-        text.append(":")
-        Self.append(minute, width: 2, to: &text)
-        text.append(":")
-        Self.append(second, width: 2, to: &text)
-        text.append(".")
-        Self.append(millisecond, width: 3, to: &text)
-        text.append("+0000")
+        func field(_ value: Int64, width: Int, then separator: String) {
+            Self.append(value, width: width, to: &text)
+            text.append(separator)
+        }
+        field(year, width: 4, then: "-")
+        field(month, width: 2, then: "-")
+        field(day, width: 2, then: "T")
+        field(hour, width: 2, then: ":")
+        field(minute, width: 2, then: ":")
+        field(second, width: 2, then: ".")
+        field(millisecond, width: 3, then: "+0000")
         return text
     }
 

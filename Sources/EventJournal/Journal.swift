@@ -187,8 +187,7 @@ public final class Journal: Sendable {
     /// The snapshot is the fold of the journal through ``JournalReader/lastSequence``. Entries
     /// are read from the journal itself, in a read transaction begun only if `body` reads one.
     public func read<T>(_ body: (JournalReader) throws -> T) throws -> T {
-        try requireOpen()
-        try refuseDamagedProjections()
+        try requireOpenAndUndamaged()
         do {
             if lifecycle.withLock({ $0.tailPending }) { _ = try catchUp(phase: .catchingUp) }
             return try projectionEnvironment.read { transaction in
@@ -260,9 +259,12 @@ public final class Journal: Sendable {
     }
 
     func requireOpen() throws {
-        guard !lifecycle.withLock({ $0.isClosed }) else {
-            throw JournalError(.closed, "the journal at \(layout.directory.path) is closed")
-        }
+        guard !lifecycle.withLock({ $0.isClosed }) else { throw closedError }
+    }
+
+    /// What an operation on a closed journal throws.
+    var closedError: JournalError {
+        JournalError(.closed, "the journal at \(layout.directory.path) is closed")
     }
 
     /// The format version `journal.meta` records, or `nil` when it records none.

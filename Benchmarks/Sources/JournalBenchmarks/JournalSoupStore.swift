@@ -70,10 +70,11 @@ struct JournalSoupStore: SoupWorkloadStore {
             ("journal", journal.journalEnvironment), ("projections", journal.projectionEnvironment),
         ] {
             let names = try environment.read { try $0.databaseNames() }
-            for name in names {
-                let database = try environment.database(named: name)
-                parts["\(label)/\(name)"] = try environment.read { try $0.statistics(database).pageBytes }
+            let databases = try names.map { try environment.database(named: $0) }
+            let pageBytes = try environment.read { transaction in
+                try databases.map { try transaction.statistics($0).pageBytes }
             }
+            for (name, bytes) in zip(names, pageBytes) { parts["\(label)/\(name)"] = bytes }
         }
         return parts
     }

@@ -18,8 +18,7 @@ extension Journal {
     ///   (``JournalError/Code/damaged`` once this instance met a damaged page of the
     ///   projections: open the store again), or what `body` throws.
     public func write<T>(_ body: (inout JournalWriter) throws -> T) throws -> T {
-        try requireOpen()
-        try refuseDamagedProjections()
+        try requireOpenAndUndamaged()
         let outcome: WriteOutcome<T>
         do {
             outcome = try appendGate.withSharedLock { try writeGrowingMaps(body) }

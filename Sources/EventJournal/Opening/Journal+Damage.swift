@@ -32,10 +32,13 @@ extension Journal {
         return false
     }
 
-    /// Throws ``JournalError/Code/damaged`` when this process found the projections damaged:
-    /// nothing is read or appended until the store is opened again.
-    func refuseDamagedProjections() throws {
-        guard let damage = lifecycle.withLock({ $0.projectionDamage }) else { return }
+    /// ``requireOpen()``, and ``JournalError/Code/damaged`` when this process found the
+    /// projections damaged: nothing is read or appended until the store is opened again. One
+    /// look at the lifecycle, since every read and write asks.
+    func requireOpenAndUndamaged() throws {
+        let (isClosed, damage) = lifecycle.withLock { ($0.isClosed, $0.projectionDamage) }
+        guard !isClosed else { throw closedError }
+        guard let damage else { return }
         throw JournalError(
             .damaged,
             "the projections at \(layout.projectionDirectory.path) were found damaged (\(damage)); nothing was read "
