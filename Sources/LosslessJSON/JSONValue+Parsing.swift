@@ -219,6 +219,7 @@ struct JSONParser {
         // Fast path: most strings have no escapes, so they are one slice of the input.
         let start = index
         var nonASCII: UInt8 = 0
+        skipPlainWords(nonASCII: &nonASCII)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -253,6 +254,26 @@ struct JSONParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Moves `index` past whole eight-byte words of a string that hold no quote, backslash or
+    /// control character, noting in `nonASCII` whether any of their bytes is above 0x7F.
+    ///
+    /// Record strings are mostly long runs of such bytes: scanning them a byte at a time was
+    /// the largest part of parsing a 1 KB record. The byte loop after it finds the end.
+    private mutating func skipPlainWords(nonASCII: inout UInt8) {
+        var position = index
+        var highBits: UInt64 = 0
+        bytes.withUnsafeBytes { raw in
+            while position + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                if JSONValue.mayNeedEscape(word) { break }
+                highBits |= word
+                position += 8
+            }
+        }
+        index = position
+        if highBits & 0x8080_8080_8080_8080 != 0 { nonASCII = 0x80 }
     }
 
     /// The string of `range`, which holds no quote, escape or control character.

@@ -96,12 +96,13 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
     }
 
-    /// Whether any of the eight bytes of `word` is a control character, `"` or `\`.
+    /// Whether any of the eight bytes of `word` is a control character, `"` or `\`: a byte a
+    /// string's serialization escapes, and one that ends a parsed string's plain run.
     ///
     /// The tests for a byte below 0x20 and for a zero byte (after XOR with the quote or the
     /// backslash) are the classic word-at-a-time ones: a borrow can only flag a byte above one
     /// that really matches, so the answer for the word is exact.
-    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         let control = (word &- ones &* 0x20) & ~word & highBits

@@ -94,6 +94,32 @@ import Testing
         }
     }
 
+    /// Strings are parsed eight bytes at a time too: a raw control character or a byte that is
+    /// not UTF-8 is refused, and the string ends at its quote, at every offset and length.
+    @Test func parsesStringsEndingOrFailingAtEveryOffset() throws {
+        let fillers: [[UInt8]] = [Array("a".utf8), Array("é".utf8), Array("😀".utf8), [0x7F], [0x20]]
+        for length in 0..<26 {
+            for filler in fillers {
+                let plain = Array(repeating: filler, count: length).flatMap { $0 }
+                let text = String(decoding: plain, as: UTF8.self)
+                // The string, then a second one: the first scan must stop at its own quote.
+                let document = Array("[\"".utf8) + plain + Array("\",\"z\"]".utf8)
+                #expect(try JSONValue(parsing: document) == .array([.string(text), "z"]), "\(length) \(filler)")
+                for offset in 0..<plain.count {
+                    for bad: UInt8 in [0x00, 0x0A, 0x1F, 0xFF, 0xC3] {
+                        var damaged = plain
+                        damaged[offset] = bad
+                        guard String(validating: damaged, as: UTF8.self) == nil || bad < 0x20 else { continue }
+                        let input = Array("[\"".utf8) + damaged + Array("\"]".utf8)
+                        #expect(throws: JSONParseError.self, "\(length) \(filler) \(offset) \(bad)") {
+                            try JSONValue(parsing: input)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// A string's serialization, one byte at a time: what the word-at-a-time scan must write.
     static func referenceSerialization(_ text: String) -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "\"")]

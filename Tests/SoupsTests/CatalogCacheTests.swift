@@ -28,4 +28,23 @@ import Testing
         #expect(try read([1, 3], 2) == entry(2))
         #expect(decodeCount == 2)
     }
+
+    /// The cache's hit test: same length and same bytes, including a longer or shorter prefix
+    /// and the empty value.
+    @Test func storedBytesMatchOnlyTheSameBytes() {
+        let bytes: [UInt8] = Array(0..<40)
+        for length in 0...bytes.count {
+            let value = Array(bytes[..<length])
+            value.withUnsafeBytes { stored in
+                #expect(stored.hasSameBytes(as: value))
+                #expect(!stored.hasSameBytes(as: value + [0]))
+                if length > 0 {
+                    #expect(!stored.hasSameBytes(as: Array(value.dropLast())))
+                    var changed = value
+                    changed[length - 1] &+= 1
+                    #expect(!stored.hasSameBytes(as: changed))
+                }
+            }
+        }
+    }
 }

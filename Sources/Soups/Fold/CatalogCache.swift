@@ -25,7 +25,7 @@ final class CatalogCache: Sendable {
     func entry(_ name: String, stored: UnsafeRawBufferPointer, decode: ([UInt8]) throws -> SoupCatalogEntry) throws
         -> SoupCatalogEntry
     {
-        if let slot = slots.withLock({ $0[name] }), slot.bytes.elementsEqual(stored) { return slot.entry }
+        if let slot = slots.withLock({ $0[name] }), stored.hasSameBytes(as: slot.bytes) { return slot.entry }
         let bytes = Array(stored)
         let entry = try decode(bytes)
         slots.withLock { slots in

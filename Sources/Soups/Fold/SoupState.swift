@@ -178,7 +178,7 @@ struct SoupState {
             entries.createdDate = try keptCreatedDate(stored, recordKey: recordKey, modified: modified)
             encoded = entries.encoded
             guard let stored else { return IndexEntries() }
-            return stored.elementsEqual(encoded) ? nil : IndexEntries(decoding: stored)
+            return stored.hasSameBytes(as: encoded) ? nil : IndexEntries(decoding: stored)
         }
         guard let old else { return }
         for key in Self.keys(old.indexKeys, missingFrom: entries.indexKeys) {
