@@ -45,6 +45,24 @@ extension JSONValue {
         return (value, parser.recordedElementSpans)
     }
 
+    /// Parses a document like ``parse(_:recordingElementSpansOf:)``, but keeps of each object
+    /// element of `member`'s array only the members named in `keptMembers`.
+    ///
+    /// The other members are checked as the full parse checks them, and skipped without
+    /// building their values. A fold that needs a few fields of each saved record (its id, its
+    /// indexed paths) and stores the record's bytes from its span spends most of a full parse
+    /// building, then freeing, the members it never reads.
+    /// - Returns: the value, with the elements trimmed, and the byte ranges of the elements.
+    package static func parse(
+        _ bytes: [UInt8], recordingElementSpansOf member: String, keepingMembers keptMembers: [String]
+    ) throws(JSONParseError) -> (value: JSONValue, spans: [Range<Int>]) {
+        var parser = JSONParser(bytes: bytes)
+        parser.recordedArrayMember = member
+        parser.keptElementMembers = keptMembers
+        let value = try parser.parseDocument()
+        return (value, parser.recordedElementSpans)
+    }
+
     /// Parses a document that is an array, and also reports the layout of each element in
     /// `bytes` (see ``JSONElementLayout``).
     ///
@@ -80,6 +98,8 @@ struct JSONParser {
     var recordedElementSpans: [Range<Int>] = []
     /// Set while the recorded array member's value is being parsed.
     private var recordsElements = false
+    /// The members to keep of each object element of the recorded array; `nil` keeps all.
+    var keptElementMembers: [String]?
     /// Whether to record the layout of each element of a top-level array in `recordedLayouts`.
     var recordsTopLevelLayouts = false
     var recordedLayouts: [JSONElementLayout] = []
@@ -117,7 +137,8 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+    /// Parses an object; with `keptMembers`, the others are skipped (``skipValue()``).
+    private mutating func parseObject(keeping keptMembers: [String]? = nil) throws(JSONParseError) -> JSONValue {
         try enterContainer()
         // Members are gathered first and the dictionary made once at its final size: growing a
         // dictionary member by member rehashes every key at each doubling.
@@ -143,9 +164,13 @@ struct JSONParser {
             guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
             skipWhitespace()
             let valueStart = index
-            recordsElements = depth == 1 && recordedArrayMember != nil && key == recordedArrayMember
-            members.append((key, try parseValue()))
-            recordsElements = false
+            if let keptMembers, !keptMembers.contains(key) {
+                try skipValue()
+            } else {
+                recordsElements = depth == 1 && recordedArrayMember != nil && key == recordedArrayMember
+                members.append((key, try parseValue()))
+                recordsElements = false
+            }
             if depth == 1, let recordedMember, key == recordedMember { recordedSpan = valueStart..<index }
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
@@ -177,7 +202,11 @@ struct JSONParser {
             skipWhitespace()
             let elementStart = index
             if recordsLayouts { beginLayout() }
-            elements.append(try parseValue())
+            if recording, let keptElementMembers, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+                elements.append(try parseObject(keeping: keptElementMembers))
+            } else {
+                elements.append(try parseValue())
+            }
             if recording { recordedElementSpans.append(elementStart..<index) }
             if recordsLayouts { endLayout(from: elementStart) }
             skipWhitespace()
@@ -254,6 +283,86 @@ struct JSONParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Moves `index` past one value, checking it as ``parseValue()`` would, without building it.
+    private mutating func skipValue() throws(JSONParseError) {
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            try enterContainer()
+            skipWhitespace()
+            if consume(UInt8(ascii: "}")) {
+                depth -= 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw error("expected a member name")
+                }
+                try skipString()
+                skipWhitespace()
+                guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
+                skipWhitespace()
+                try skipValue()
+                skipWhitespace()
+                if consume(UInt8(ascii: ",")) { continue }
+                guard consume(UInt8(ascii: "}")) else { throw error("expected ',' or '}' in an object") }
+                depth -= 1
+                return
+            }
+        case UInt8(ascii: "["):
+            try enterContainer()
+            skipWhitespace()
+            if consume(UInt8(ascii: "]")) {
+                depth -= 1
+                return
+            }
+            while true {
+                skipWhitespace()
+                try skipValue()
+                skipWhitespace()
+                if consume(UInt8(ascii: ",")) { continue }
+                guard consume(UInt8(ascii: "]")) else { throw error("expected ',' or ']' in an array") }
+                depth -= 1
+                return
+            }
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            _ = try parseValue()
+        default:
+            let start = index
+            guard JSONNumber.scanLiteral(bytes, &index) else {
+                index = start
+                throw error("unexpected character")
+            }
+        }
+    }
+
+    /// Moves `index` past one string, checking it as ``parseString()`` would: a plain ASCII
+    /// string, the common case, is never made into a `String`.
+    private mutating func skipString() throws(JSONParseError) {
+        let quote = index
+        index += 1
+        let start = index
+        var nonASCII: UInt8 = 0
+        skipPlainWords(nonASCII: &nonASCII)
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                if nonASCII & 0x80 != 0 { _ = try makeString(start..<index, isASCII: false) }
+                index += 1
+                return
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            nonASCII |= byte
+            index += 1
+        }
+        // An escape, a control character or no end: the full parse decides.
+        index = quote
+        _ = try parseString()
     }
 
     /// Moves `index` past whole eight-byte words of a string that hold no quote, backslash or

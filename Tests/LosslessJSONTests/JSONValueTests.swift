@@ -120,6 +120,57 @@ import Testing
         }
     }
 
+    /// A trimmed parse keeps of each recorded element only the kept members, and gives the same
+    /// spans as the whole parse, however the document is spelled.
+    @Test func aTrimmedParseKeepsTheNamedMembersOfEachElement() throws {
+        var generator = SplitMix64(seed: 41)
+        for _ in 0..<200 {
+            let records = (0..<Int.random(in: 0..<5, using: &generator)).map { _ in
+                var members: [String: JSONValue] = [:]
+                for index in 0..<Int.random(in: 0..<7, using: &generator) {
+                    members["k\(index)"] = Self.randomValue(depth: 1, using: &generator)
+                }
+                return JSONValue.object(members)
+            }
+            let document: JSONValue = ["records": .array(records + ["not an object", 7]), "soup": "s"]
+            let kept = (0..<7).filter { _ in Bool.random(using: &generator) }.map { "k\($0)" }
+            for spelling in [document.serialized(), Array(Self.spelled(document, reversingKeys: true).utf8)] {
+                let whole = try JSONValue.parse(spelling, recordingElementSpansOf: "records")
+                let trimmed = try JSONValue.parse(spelling, recordingElementSpansOf: "records", keepingMembers: kept)
+                #expect(trimmed.spans == whole.spans)
+                let expected = (whole.value["records"]?.array ?? []).map { element -> JSONValue in
+                    guard case .object(let members) = element else { return element }
+                    return .object(members.filter { kept.contains($0.key) })
+                }
+                #expect(trimmed.value == ["records": .array(expected), "soup": "s"])
+            }
+        }
+    }
+
+    /// A skipped member is checked as the whole parse checks it: what one refuses, both refuse.
+    @Test func aTrimmedParseRefusesWhatTheWholeParseRefuses() throws {
+        let values = [
+            #""\u12""#, "\"a\u{1}b\"", "[1,]", #"{"a" 1}"#, "01", "tru", "-", #""\ud800""#, #"{"a":1,}"#,
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600), #""abc"#, "[1 2]",
+        ]
+        for value in values {
+            let document = Array(#"{"records":[{"kept":1,"skipped":"#.utf8) + Array(value.utf8) + Array("}]}".utf8)
+            #expect(throws: JSONParseError.self, "\(value)") {
+                try JSONValue.parse(document, recordingElementSpansOf: "records")
+            }
+            #expect(throws: JSONParseError.self, "\(value)") {
+                try JSONValue.parse(document, recordingElementSpansOf: "records", keepingMembers: ["kept"])
+            }
+        }
+        let invalidUTF8 = Array(#"{"records":[{"skipped":"a"#.utf8) + [0xC3, 0x28] + Array(#""}]}"#.utf8)
+        #expect(throws: JSONParseError.self) {
+            try JSONValue.parse(invalidUTF8, recordingElementSpansOf: "records", keepingMembers: [])
+        }
+        let escaped = Array(#"{"records":[{"k":1,"skipped":"a\"\u00e9\n[{"}]}"#.utf8)
+        let trimmed = try JSONValue.parse(escaped, recordingElementSpansOf: "records", keepingMembers: ["k"])
+        #expect(trimmed.value == ["records": [["k": 1]]])
+    }
+
     /// A string's serialization, one byte at a time: what the word-at-a-time scan must write.
     static func referenceSerialization(_ text: String) -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "\"")]

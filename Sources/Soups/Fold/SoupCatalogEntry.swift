@@ -29,6 +29,21 @@ struct SoupCatalogEntry: Hashable, Sendable {
         indexes.map(\.spec)
     }
 
+    /// The top-level members of a record that the fold of a save reads: the first component of
+    /// every index path, the entry id, the modification date and the local flag. `nil` when an
+    /// index has the empty path, which is the whole record.
+    ///
+    /// An array, not a set: the parser tests each member name against it, and comparing a
+    /// name with a handful of short strings is cheaper than hashing it.
+    var foldedRecordMembers: [String]? {
+        var members = [SoupStore.entryIdField, SoupStore.lastModifiedDateField, LocalFlags.local]
+        for index in indexes {
+            guard let first = index.pathComponents.first else { return nil }
+            if !members.contains(first) { members.append(first) }
+        }
+        return members
+    }
+
     /// The first index on `path` (a soup may index one path with several types).
     func index(on path: String) -> CatalogIndex? {
         indexes.first { $0.spec.path == path }

@@ -99,13 +99,35 @@ public struct SoupProjection: Projection {
             try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: handed.recordBytes)
             return true
         }
-        let parsed = try JSONValue.parse(entry.payload, recordingElementSpansOf: "records")
-        guard let soupName = parsed.value["soup"]?.string, let records = parsed.value["records"]?.array,
-            records.count == parsed.spans.count
-        else { return false }
+        let (parsed, soup) = try parseSave(entry, in: state)
+        // Every record must come with its bytes: the parsed records may hold only the members
+        // the fold reads, and one stored from them would lose the rest.
+        guard let records = parsed.value["records"]?.array, records.count == parsed.spans.count else { return false }
         let recordBytes = parsed.spans.map { Array(entry.payload[$0]) }
-        try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: recordBytes)
+        try applySave(records, soup: soup, in: state, recordBytes: recordBytes)
         return true
+    }
+
+    /// A save's payload, with each record's span, and its soup; each record keeps only the
+    /// members the fold reads when the entry's header names a known soup
+    /// (``SoupCatalogEntry/foldedRecordMembers``).
+    ///
+    /// Building the members nobody reads, then freeing them, was most of a save's fold. The
+    /// payload's own soup decides: when it is not the header's, the payload is parsed whole.
+    private func parseSave(_ entry: JournalEntry, in state: SoupState) throws -> (
+        payload: (value: JSONValue, spans: [Range<Int>]), soup: SoupCatalogEntry
+    ) {
+        if let headerSoup = entry.header["soup"]?.string, let soup = try state.catalogEntry(headerSoup),
+            let kept = soup.foldedRecordMembers
+        {
+            let trimmed = try JSONValue.parse(entry.payload, recordingElementSpansOf: "records", keepingMembers: kept)
+            if trimmed.value["soup"]?.string == headerSoup { return (trimmed, soup) }
+        }
+        let whole = try JSONValue.parse(entry.payload, recordingElementSpansOf: "records")
+        guard let soupName = whole.value["soup"]?.string else {
+            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) names no soup")
+        }
+        return (whole, try state.requireSoup(soupName))
     }
 
     /// Stores the records of a save; `recordBytes`, when given, are their bytes.
