@@ -63,6 +63,21 @@ extension JSONValue {
         return (value, parser.recordedElementSpans)
     }
 
+    /// Parses a document like ``parse(_:recordingElementLayouts:)``, but keeps of each object
+    /// element only the members named in `keptMembers`, checking and skipping the others.
+    ///
+    /// The layouts are those of the whole parse, except that an element with a name that is
+    /// not ASCII in a skipped part counts as not serialized.
+    package static func parse(
+        _ bytes: [UInt8], recordingElementLayouts: Void, keepingMembers keptMembers: [String]
+    ) throws(JSONParseError) -> (value: JSONValue, layouts: [JSONElementLayout]) {
+        var parser = JSONParser(bytes: bytes)
+        parser.recordsTopLevelLayouts = true
+        parser.keptElementMembers = keptMembers
+        let value = try parser.parseDocument()
+        return (value, parser.recordedLayouts)
+    }
+
     /// Parses a document that is an array, and also reports the layout of each element in
     /// `bytes` (see ``JSONElementLayout``).
     ///
@@ -143,6 +158,7 @@ struct JSONParser {
         // Members are gathered first and the dictionary made once at its final size: growing a
         // dictionary member by member rehashes every key at each doubling.
         var members: [(String, JSONValue)] = []
+        var previousKey: String?
         let isLayoutObject = checksSerialization && depth == layoutObjectDepth
         skipWhitespace()
         if isLayoutObject { layoutCloseOffset = index }
@@ -157,8 +173,12 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
             if isLayoutObject { layoutMemberOffsets.append(index) }
             let key = try parseString()
-            if checksSerialization, let previous = members.last?.0, !JSONValue.utf8Precedes(previous, key) {
-                isSerialized = false
+            if checksSerialization {
+                if let previousKey, !JSONValue.utf8Precedes(previousKey, key) { isSerialized = false }
+                // A skipped name is in no dictionary that would show it canonically equal to
+                // another: only ASCII names, whose bytes decide, count as serialized here.
+                if keptMembers != nil, key.utf8.contains(where: { $0 >= 0x80 }) { isSerialized = false }
+                previousKey = key
             }
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
@@ -202,7 +222,9 @@ struct JSONParser {
             skipWhitespace()
             let elementStart = index
             if recordsLayouts { beginLayout() }
-            if recording, let keptElementMembers, index < bytes.count, bytes[index] == UInt8(ascii: "{") {
+            if recording || recordsLayouts, let keptElementMembers, index < bytes.count,
+                bytes[index] == UInt8(ascii: "{")
+            {
                 elements.append(try parseObject(keeping: keptElementMembers))
             } else {
                 elements.append(try parseValue())
@@ -296,12 +318,19 @@ struct JSONParser {
                 depth -= 1
                 return
             }
+            var previousKey: Range<Int>?
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                     throw error("expected a member name")
                 }
+                let keyStart = index
                 try skipString()
+                if checksSerialization {
+                    let key = (keyStart + 1)..<(index - 1)
+                    if let previousKey, !rawKey(previousKey, precedes: key) { isSerialized = false }
+                    previousKey = key
+                }
                 skipWhitespace()
                 guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
                 skipWhitespace()
@@ -339,6 +368,19 @@ struct JSONParser {
                 throw error("unexpected character")
             }
         }
+    }
+
+    /// Whether the unescaped ASCII name at `left` comes strictly before the one at `right` in
+    /// byte order; any other byte makes it `false`, which only costs a splice (see
+    /// ``parseObject(keeping:)``'s note on skipped names).
+    private func rawKey(_ left: Range<Int>, precedes right: Range<Int>) -> Bool {
+        for offset in 0..<min(left.count, right.count) {
+            let (l, r) = (bytes[left.lowerBound + offset], bytes[right.lowerBound + offset])
+            if l >= 0x80 || r >= 0x80 { return false }
+            if l != r { return l < r }
+        }
+        guard left.count < right.count else { return false }
+        return !bytes[right.lowerBound + left.count..<right.upperBound].contains { $0 >= 0x80 }
     }
 
     /// Moves `index` past one string, checking it as ``parseString()`` would: a plain ASCII

@@ -125,13 +125,7 @@ import Testing
     @Test func aTrimmedParseKeepsTheNamedMembersOfEachElement() throws {
         var generator = SplitMix64(seed: 41)
         for _ in 0..<200 {
-            let records = (0..<Int.random(in: 0..<5, using: &generator)).map { _ in
-                var members: [String: JSONValue] = [:]
-                for index in 0..<Int.random(in: 0..<7, using: &generator) {
-                    members["k\(index)"] = Self.randomValue(depth: 1, using: &generator)
-                }
-                return JSONValue.object(members)
-            }
+            let records = Self.randomRecords(0..<5, using: &generator)
             let document: JSONValue = ["records": .array(records + ["not an object", 7]), "soup": "s"]
             let kept = (0..<7).filter { _ in Bool.random(using: &generator) }.map { "k\($0)" }
             for spelling in [document.serialized(), Array(Self.spelled(document, reversingKeys: true).utf8)] {
@@ -144,6 +138,35 @@ import Testing
                 }
                 #expect(trimmed.value == ["records": .array(expected), "soup": "s"])
             }
+        }
+    }
+
+    /// Element layouts from a trimmed parse are the whole parse's, serialized or not, however
+    /// the skipped members are spelled: spaces, escapes, keys out of order at any depth.
+    @Test func aTrimmedParseGivesTheWholeParsesElementLayouts() throws {
+        var generator = SplitMix64(seed: 43)
+        for _ in 0..<300 {
+            let page = JSONValue.array(Self.randomRecords(1..<4, using: &generator))
+            let kept = (0..<7).filter { _ in Bool.random(using: &generator) }.map { "k\($0)" }
+            let spellings = [
+                page.serialized(), Array(Self.spelled(page, reversingKeys: true).utf8),
+                Array(Self.spelled(page, reversingKeys: false).utf8),
+            ]
+            for spelling in spellings {
+                let whole = try JSONValue.parse(spelling, recordingElementLayouts: ())
+                let trimmed = try JSONValue.parse(spelling, recordingElementLayouts: (), keepingMembers: kept)
+                #expect(trimmed.layouts == whole.layouts, "\(String(decoding: spelling, as: UTF8.self))")
+            }
+        }
+        // A name that is not ASCII, where it is skipped, counts as not serialized: a skipped
+        // name could be canonically equal to another, which only the whole parse can see.
+        for document in [#"[{"a":{"z":1,"é":2},"k":1}]"#, #"[{"k":1,"é":2}]"#] {
+            let trimmed = try JSONValue.parse(Array(document.utf8), recordingElementLayouts: (), keepingMembers: ["k"])
+            #expect(trimmed.layouts.map(\.isSerialized) == [false])
+            #expect(
+                try JSONValue.parse(Array(document.utf8), recordingElementLayouts: ()).layouts.map(\.isSerialized) == [
+                    true
+                ])
         }
     }
 
@@ -251,6 +274,17 @@ import Testing
         #expect(layouts.map(\.closeOffset) == [19, nil, nil, 30, 44])
         #expect(layouts.map(\.isSerialized) == [true, true, true, true, false])
         #expect(try JSONValue.parse(Array(#"{"a":[1]}"#.utf8), recordingElementLayouts: ()).layouts.isEmpty)
+    }
+
+    /// Objects with up to seven members `k0`…`k6` of random values, as many as `count` picks.
+    static func randomRecords(_ count: Range<Int>, using generator: inout SplitMix64) -> [JSONValue] {
+        (0..<Int.random(in: count, using: &generator)).map { _ in
+            var members: [String: JSONValue] = [:]
+            for index in 0..<Int.random(in: 0..<7, using: &generator) {
+                members["k\(index)"] = randomValue(depth: 1, using: &generator)
+            }
+            return JSONValue.object(members)
+        }
     }
 
     static func randomValue(depth: Int, using generator: inout SplitMix64) -> JSONValue {

@@ -53,7 +53,10 @@ import Testing
         let upload = try createUpload(created, externalIdFieldName: "Ext__c")
         try store.journal.append(upload.intentDraft)
 
-        try fetch([["Id": "001X", "Name": "Local", "Ext__c": "LOC-1"]], mergeMode: mergeMode)
+        try fetch([["Id": "001X", "Name": "Local", "Ext__c": "LOC-1", "Other": [1, 2]]], mergeMode: mergeMode)
+        // Matched when the page is folded, before any outcome (kept or overwritten, never a
+        // second record): the fold reads the external id field although no index names it.
+        #expect(try store.soups.count(.all("accounts")) == 1)
         try store.journal.append(upload.outcomeDraft([.created(serverId: "001X")]))
 
         let copies = try records(withId: "001X")

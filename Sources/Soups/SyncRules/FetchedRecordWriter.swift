@@ -58,10 +58,11 @@ struct FetchedRecordWriter {
     }
 
     /// Whether the page leaves the local record `match` as it is rather than write `record`
-    /// (``RefetchRule/leavesAlone(_:as:syncId:)``).
-    func isLeftAlone(_ record: JSONValue, match: Int64) throws -> Bool {
+    /// (``RefetchRule/leavesAlone(_:as:syncId:whole:)``); `whole` gives `record` with every
+    /// member when it holds only some.
+    func isLeftAlone(_ record: JSONValue, match: Int64, whole: (() throws -> JSONValue)? = nil) throws -> Bool {
         guard rule.appliesToSomeDate, let stored = try state.record(soup.soupId, match) else { return false }
-        return rule.leavesAlone(record, as: stored, syncId: syncId)
+        return try rule.leavesAlone(record, as: stored, syncId: syncId, whole: whole)
     }
 
     /// Whether the local record `entryId` is dirty now.

@@ -67,14 +67,19 @@ struct RefetchRule {
     /// within the watermark's second keeps the date and changes the fields, and it is applied.
     /// Decision 0321's pages also compare the owner (`__sync_id__`), as they did.
     ///
+    /// - Parameter whole: `fetched` with every member, when `fetched` holds only some (a fold
+    ///   that skipped the members it does not read); called only for the last comparison.
     /// - Complexity: O(fields of the record).
-    func leavesAlone(_ fetched: JSONValue, as stored: JSONValue, syncId: Int64) -> Bool {
+    func leavesAlone(
+        _ fetched: JSONValue, as stored: JSONValue, syncId: Int64, whole: (() throws -> JSONValue)? = nil
+    ) rethrows -> Bool {
         guard let dateField, let fetchedDate = Self.modificationTime(fetched, dateField),
             fetchedDate <= datedThrough ?? .max, fetchedDate == Self.modificationTime(stored, dateField)
         else { return false }
         if LocalFlags.isDirty(stored) { return true }
         guard let entryId = stored[SoupStore.entryIdField]?.number?.int64Value,
-            let time = stored[SoupStore.lastModifiedDateField]?.number?.int64Value, let members = fetched.object
+            let time = stored[SoupStore.lastModifiedDateField]?.number?.int64Value,
+            let members = try (whole?() ?? fetched).object
         else { return false }
         // The owner kept, so the comparison ignores it (decision 0325); 0321 compared this sync.
         let owner =

@@ -44,14 +44,14 @@ extension SoupProjection {
         let rule = try RefetchRule(header)
         let leavesChanges = try header.leavesChanges()
         let page = try Self.fetchedPage(
-            entry, handed: pageHandoff.take(sequence: entry.sequence, payload: entry.payload))
+            entry, handed: pageHandoff.take(sequence: entry.sequence, payload: entry.payload),
+            keeping: Self.foldedMembers(of: header, rule: rule, in: state))
         let leftAlone: Int
         if entry.header[SyncHeader.childrenSoup] != nil {
             leftAlone = try applyParentChildrenPage(
                 page.records, header, rule: rule, leavesChanges: leavesChanges, in: state)
         } else {
-            leftAlone = try applyRecordPage(
-                page.records, header, rule: rule, leavesChanges: leavesChanges, splices: page.splices, in: state)
+            leftAlone = try applyRecordPage(page, header, rule: rule, leavesChanges: leavesChanges, in: state)
         }
         var value: [UInt8] = []
         appendBigEndian(entry.sequence, to: &value)
@@ -65,16 +65,50 @@ extension SoupProjection {
     /// Every fold splices the added fields into the bytes of a record whose bytes are its
     /// serialization (the engine's pages always are): the same bytes serializing gives, at a
     /// fraction of the cost, so a compaction's or a rebuild's fold of a page costs what the
-    /// append's did.
+    /// append's did. With `kept`, such a record keeps only those members, since the splice
+    /// stores its bytes; every other record is parsed whole, since it is serialized.
     private static func fetchedPage(
-        _ entry: JournalEntry, handed: FetchedRecords?
-    ) throws -> (records: [JSONValue], splices: [RecordSplice?]) {
-        if let handed { return (handed.records, handed.splices) }
-        let parsed = try JSONValue.parse(entry.payload, recordingElementLayouts: ())
-        guard let records = parsed.value.array else {
+        _ entry: JournalEntry, handed: FetchedRecords?, keeping kept: [String]?
+    ) throws -> FoldedPage {
+        if let handed { return FoldedPage(records: handed.records, splices: handed.splices) }
+        let parsed =
+            if let kept {
+                try JSONValue.parse(entry.payload, recordingElementLayouts: (), keepingMembers: kept)
+            } else {
+                try JSONValue.parse(entry.payload, recordingElementLayouts: ())
+            }
+        guard var records = parsed.value.array else {
             throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
         }
-        return (records, parsed.layouts.map { RecordSplice($0, in: entry.payload) })
+        let splices = parsed.layouts.map { RecordSplice($0, in: entry.payload) }
+        guard kept != nil else { return FoldedPage(records: records, splices: splices) }
+        for position in records.indices where splices[position] == nil {
+            records[position] = try JSONValue(parsing: entry.payload[parsed.layouts[position].span])
+        }
+        return FoldedPage(records: records, splices: splices, trimmedSpans: parsed.layouts.map(\.span))
+    }
+
+    /// The members of a fetched record that the fold of a one-soup page reads, or `nil` when it
+    /// must parse every member: a parent/children page, an unknown soup, or an index path that
+    /// is empty or begins with `_` (its records are serialized whole, not spliced).
+    ///
+    /// They are the soup's (``SoupCatalogEntry/foldedRecordMembers``), the id field's first
+    /// component, the date field the reSync's window compares, and the external id fields of
+    /// the creates being uploaded, which a fetched record may be the server copy of.
+    private static func foldedMembers(of header: ServerEntryHeader, rule: RefetchRule, in state: SoupState) throws
+        -> [String]?
+    {
+        guard header.entry.header[SyncHeader.childrenSoup] == nil, let soup = try state.catalogEntry(header.soup),
+            !soup.indexes.contains(where: { $0.spec.path.utf8.first == UInt8(ascii: "_") }),
+            var members = soup.foldedRecordMembers
+        else { return nil }
+        let uploadingFields = try state.uploadingCreates(soup.soupId).map(\.field)
+        for path in [try header.string(SyncHeader.idFieldName)] + uploadingFields {
+            guard let first = SoupPath.components(path).first else { return nil }
+            members.append(first)
+        }
+        if let dateField = rule.dateField { members.append(dateField) }
+        return members
     }
 
     /// How many records of the sync-down page `sequence` its fold left alone, taken by the
@@ -93,16 +127,16 @@ extension SoupProjection {
 
     /// Writes the records of a one-soup page; returns how many were fetched again unchanged.
     private func applyRecordPage(
-        _ records: [JSONValue], _ header: ServerEntryHeader, rule: RefetchRule, leavesChanges: Bool,
-        splices: [RecordSplice?]?, in state: SoupState
+        _ page: FoldedPage, _ header: ServerEntryHeader, rule: RefetchRule, leavesChanges: Bool, in state: SoupState
     ) throws -> Int {
+        let records = page.records
         let entry = header.entry
         let idField = try header.string(SyncHeader.idFieldName)
         let soup = try state.requireSoup(header.soup)
         // Splicing the added fields into the record's bytes stores what serializing the cleaned
         // record would; indexing the record as fetched is the same only while no index path
         // starts with `_`, the added fields' first byte.
-        let splices = soup.indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") } ? nil : splices
+        let splices = soup.indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") } ? nil : page.splices
         let addedMembers = splices == nil ? nil : AddedMembers(syncId: header.syncId, at: entry.timestamp)
         let idComponents = SoupPath.components(idField)
         let idValues = records.map { SoupPath.project($0, components: idComponents) }
@@ -117,7 +151,8 @@ extension SoupProjection {
             }
             let idValue = idValues[position]
             let match = try writer.match(record, idValue: idValue)
-            if let match, try writer.isLeftAlone(record, match: match) {
+            let whole = page.trimmedSpans.map { spans in { try JSONValue(parsing: entry.payload[spans[position]]) } }
+            if let match, try writer.isLeftAlone(record, match: match, whole: whole) {
                 unchangedCount += 1
                 continue
             }
@@ -126,8 +161,10 @@ extension SoupProjection {
             if let splice = splices?[position], let addedMembers {
                 splicedBytes = { splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: $0)[...]) }
             }
+            // A record stored by serializing it must have all its members.
+            let stored = splicedBytes == nil ? try whole?() ?? record : record
             try writer.store(
-                record, idValue: idValue, match: match, nextEntryId: &nextEntryId, splicedBytes: splicedBytes)
+                stored, idValue: idValue, match: match, nextEntryId: &nextEntryId, splicedBytes: splicedBytes)
         }
         try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
         return unchangedCount
@@ -203,6 +240,16 @@ extension SoupProjection {
         if syncId >= 0 { fields[LocalFlags.syncId] = .number(JSONNumber(syncId)) }
         return fields
     }
+}
+
+/// A fetched page's records as the fold reads them, and where each stands in the payload.
+private struct FoldedPage {
+    /// The records; those with a splice may hold only the members the fold reads.
+    var records: [JSONValue]
+    /// Where each record's added fields go, for those whose bytes are their serialization.
+    var splices: [RecordSplice?]
+    /// Each record's bytes in the payload, when some records hold only some members.
+    var trimmedSpans: [Range<Int>]? = nil
 }
 
 /// The added fields of a page's records as serialized members (no braces), made once per page:
