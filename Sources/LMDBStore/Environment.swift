@@ -39,6 +39,8 @@ public final class Environment: Sendable {
     public let options: EnvironmentOptions
     /// What seals and opens the values of its databases, or `nil` to store them as given.
     public let sealer: (any ValueSealer)?
+    /// ``sealer`` when it seals in place, found once rather than cast at every put.
+    let inPlaceSealer: (any InPlaceValueSealer)?
 
     // @unchecked-free: the pointer is only used through LMDB calls, which are thread-safe for an
     // environment handle; `nonisolated(unsafe)` documents that the compiler cannot see this.
@@ -74,6 +76,7 @@ public final class Environment: Sendable {
         readerTableKey = directory.standardizedFileURL.path
         self.options = options
         self.sealer = sealer
+        inPlaceSealer = sealer as? any InPlaceValueSealer
         if !options.isReadOnly {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -38,6 +38,7 @@ public protocol ValueSealer: Sendable {
 }
 
 extension ValueSealer {
+
     /// Opens a copy of the value and calls `body` with it.
     public func withOpened<T>(
         _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
@@ -45,4 +46,19 @@ extension ValueSealer {
     ) throws -> T {
         try open(sealed, key: key, database: database).withUnsafeBytes { try body($0) }
     }
+}
+
+/// A ``ValueSealer`` whose sealing cannot fail and whose sealed size follows from the value's:
+/// a put has LMDB make room for the sealed value in its page (`MDB_RESERVE`) and seals into
+/// it, so the sealed bytes are never built on the heap and copied.
+public protocol InPlaceValueSealer: ValueSealer {
+    /// The size of the bytes ``ValueSealer/seal(_:key:database:)`` gives for a value of
+    /// `count` bytes.
+    func sealedByteCount(forValueByteCount count: Int) -> Int
+
+    /// Writes into `output`, which has exactly ``sealedByteCount(forValueByteCount:)`` bytes,
+    /// what ``ValueSealer/seal(_:key:database:)`` gives.
+    func seal(
+        _ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
+        into output: UnsafeMutableRawBufferPointer)
 }

@@ -68,6 +68,31 @@ import Testing
         #expect(try healed.verify().isConsistent)
     }
 
+    /// A put seals a plaintext value in the page LMDB reserves for it: the bytes must be the
+    /// ones `seal` gives, at every length and alignment of the value.
+    @Test func sealingInPlaceWritesWhatSealGives() throws {
+        let checksummer = ValueChecksummer()
+        let bytes = (0..<600).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        for length in [0, 1, 3, 4, 7, 8, 63, 64, 383, 384, 385, 599] {
+            for offset in 0..<2 where offset + length <= bytes.count {
+                let value = Array(bytes[offset..<offset + length])
+                let key = Array(bytes[length % 50..<length % 50 + 9])
+                let expected = try value.withUnsafeBytes { value in
+                    try key.withUnsafeBytes { try checksummer.seal(value, key: $0, database: "soups.records") }
+                }
+                var written = [UInt8](repeating: 0, count: checksummer.sealedByteCount(forValueByteCount: length))
+                value.withUnsafeBytes { value in
+                    key.withUnsafeBytes { key in
+                        written.withUnsafeMutableBytes {
+                            checksummer.seal(value, key: key, database: "soups.records", into: $0)
+                        }
+                    }
+                }
+                #expect(written == expected, "\(length) \(offset)")
+            }
+        }
+    }
+
     @Test func aValueCopiedUnderAnotherKeyFailsItsChecksum() throws {
         let fixture = try JournalFixture("checked-moved")
         defer { fixture.directory.remove() }

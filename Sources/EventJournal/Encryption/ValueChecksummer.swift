@@ -18,7 +18,7 @@ import LMDBStore
 /// journal behind its projections (decision 0009). The journal's own environment is not
 /// checked by this either: every entry's envelope carries its CRC-32C already. Package-visible
 /// so tests can open a plaintext store's projections the way the store does.
-package final class ValueChecksummer: ValueSealer {
+package final class ValueChecksummer: InPlaceValueSealer {
     /// Bytes a checked value has beyond the value.
     static let checksumByteCount = 4
 
@@ -46,6 +46,22 @@ package final class ValueChecksummer: ValueSealer {
         sealed.append(contentsOf: value)
         withUnsafeBytes(of: checksum.littleEndian) { sealed.append(contentsOf: $0) }
         return sealed
+    }
+
+    /// A value and its checksum.
+    package func sealedByteCount(forValueByteCount count: Int) -> Int {
+        count + Self.checksumByteCount
+    }
+
+    /// Writes the value followed by its checksum into `output`, as ``seal(_:key:database:)``
+    /// returns them.
+    package func seal(
+        _ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
+        into output: UnsafeMutableRawBufferPointer
+    ) {
+        let checksum = Self.checksum(value, key: key, database: database)
+        if let base = value.baseAddress { output.baseAddress?.copyMemory(from: base, byteCount: value.count) }
+        output.storeBytes(of: checksum.littleEndian, toByteOffset: value.count, as: UInt32.self)
     }
 
     /// A copy of the value, once its checksum is checked.

@@ -207,6 +207,21 @@ enum LMDBCalls {
         try check(code, in: transaction)
     }
 
+    /// Makes room for a value of `count` bytes under `key` (`MDB_RESERVE`) and returns it, to
+    /// be filled before the transaction's next write.
+    static func reserve(_ transaction: Transaction, _ database: UInt32, key: [UInt8], count: Int, flags: UInt32)
+        throws(LMDBError) -> UnsafeMutableRawBufferPointer
+    {
+        var dataValue = MDB_val(mv_size: count, mv_data: nil)
+        let code = key.withUnsafeBytes { keyBytes in
+            var keyValue = MDB_val(
+                mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+            return mdb_put(transaction, MDB_dbi(database), &keyValue, &dataValue, flags | UInt32(MDB_RESERVE))
+        }
+        try check(code, in: transaction)
+        return UnsafeMutableRawBufferPointer(start: dataValue.mv_data, count: count)
+    }
+
     /// Deletes a key; returns false when it was not there.
     static func delete(_ transaction: Transaction, _ database: UInt32, key: [UInt8]) throws(LMDBError) -> Bool {
         let code = key.withUnsafeBytes { keyBytes in
