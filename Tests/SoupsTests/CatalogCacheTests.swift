@@ -1,3 +1,6 @@
+import Determinism
+import EventJournal
+import LosslessJSON
 import Testing
 
 @testable import Soups
@@ -10,23 +13,41 @@ import Testing
         return SoupCatalogEntry(name: "a", soupId: 1, indexes: indexes, nextIndexId: UInt16(indexCount))
     }
 
-    @Test func sameBytesDecodeOnceAndChangedBytesDecodeAgain() throws {
+    @Test func anEntryIsReturnedOnlyForTheStoredBytesItWasDecodedFrom() throws {
         let cache = CatalogCache()
-        var decodeCount = 0
-        func read(_ bytes: [UInt8], _ indexCount: Int) throws -> SoupCatalogEntry {
-            try bytes.withUnsafeBytes { stored in
-                try cache.entry("a", stored: stored) { _ in
-                    decodeCount += 1
-                    return entry(indexCount)
-                }
-            }
+        func cached(_ bytes: [UInt8]) -> SoupCatalogEntry? {
+            bytes.withUnsafeBytes { cache.entry("a", sealed: $0) }
         }
-        #expect(try read([1, 2], 1) == entry(1))
-        #expect(try read([1, 2], 1) == entry(1))
-        #expect(decodeCount == 1)
-        // An altered soup has other bytes: the old entry is never returned for them.
-        #expect(try read([1, 3], 2) == entry(2))
-        #expect(decodeCount == 2)
+        #expect(cached([1, 2]) == nil)
+        cache.remember(entry(1), for: "a", sealed: [1, 2])
+        #expect(cached([1, 2]) == entry(1))
+        // An altered soup, or the same entry sealed anew, has other bytes: never the old entry.
+        #expect(cached([1, 3]) == nil)
+        #expect(cached([1, 2, 0]) == nil)
+        #expect([1, 2].withUnsafeBytes { cache.entry("b", sealed: $0) } == nil)
+        cache.remember(entry(2), for: "a", sealed: [1, 3])
+        #expect(cached([1, 3]) == entry(2))
+        #expect(cached([1, 2]) == nil)
+    }
+
+    /// A store reads its catalog through the cache: an alter is seen at once, by this store and
+    /// by another store on the same journal, plaintext and encrypted.
+    @Test(arguments: [false, true])
+    func anAlteredSoupIsReadAsAlteredByEveryStore(encrypted: Bool) throws {
+        let key = try StoreKey(bytes: [UInt8](repeating: 0x5A, count: StoreKey.byteCount))
+        let fixture = try SoupFixture(encryption: encrypted ? key : nil)
+        defer { fixture.remove() }
+        try fixture.store.registerSoup("a", indexSpecs: [IndexSpec(path: "Id", type: .string)])
+        try fixture.store.create("a", ["Id": "1", "Name": "n"])
+        let other = SoupStore(
+            journal: fixture.journal, clock: ManualWallClock(), idGenerator: IncrementingIDGenerator())
+        #expect(try other.count(.exact("a", path: "Id", value: "1", pageSize: 1)) == 1)
+        try fixture.store.alterSoup("a", indexSpecs: [IndexSpec(path: "Name", type: .string)], reIndex: true)
+        for store in [fixture.store, other] {
+            #expect(try store.indexSpecs(of: "a") == [IndexSpec(path: "Name", type: .string)])
+            #expect(try store.count(.exact("a", path: "Name", value: "n", pageSize: 1)) == 1)
+            expectError(.noIndexForPath) { try store.count(.exact("a", path: "Id", value: "1", pageSize: 1)) }
+        }
     }
 
     /// The cache's hit test: same length and same bytes, including a longer or shorter prefix

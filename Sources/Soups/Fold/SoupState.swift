@@ -14,11 +14,25 @@ struct SoupState {
     func catalogEntry(_ soup: String) throws -> SoupCatalogEntry? {
         // No soup has a name the store refuses; an empty one is not even a key LMDB accepts.
         guard !soup.isEmpty, soup.utf8.count <= SoupStore.soupNameLengthMaxBytes else { return nil }
-        return try transaction.withValue(databases.catalog, key: Array(soup.utf8)) { stored in
-            guard let stored else { return nil }
-            guard let catalogCache else { return try SoupCatalogEntry(json: Self.parse(Array(stored))) }
-            return try catalogCache.entry(soup, stored: stored) { try SoupCatalogEntry(json: Self.parse($0)) }
+        let key = Array(soup.utf8)
+        var sealed: [UInt8]?
+        if let catalogCache {
+            // The stored bytes as they are, unopened: equal to those of a remembered entry, they
+            // were opened and checked before (see `CatalogCache`).
+            let hit = try transaction.withValue(databases.catalog.unsealed, key: key) { stored -> SoupCatalogEntry? in
+                guard let stored else { return nil }
+                if let entry = catalogCache.entry(soup, sealed: stored) { return entry }
+                sealed = Array(stored)
+                return nil
+            }
+            if let hit { return hit }
+            guard sealed != nil else { return nil }
         }
+        let entry = try transaction.withValue(databases.catalog, key: key) { stored in
+            try stored.map { try SoupCatalogEntry(json: Self.parse(Array($0))) }
+        }
+        if let catalogCache, let entry, let sealed { catalogCache.remember(entry, for: soup, sealed: sealed) }
+        return entry
     }
 
     /// The catalog entry of `soup`, or ``SoupError/Code/unknownSoup``.
