@@ -79,6 +79,34 @@ public struct Transaction {
         }
     }
 
+    /// Stores under `key` the `byteCount` bytes that `write` writes, written straight into
+    /// LMDB's page (`MDB_RESERVE`) when the database's values are not sealed, so a large value
+    /// is never built on the heap and copied. A sealed database gets them through
+    /// ``put(_:key:value:options:)``.
+    ///
+    /// - Parameter write: fills its buffer, of exactly `byteCount` bytes, whole; it runs before
+    ///   any other write of the transaction.
+    /// - Returns: what `write` returns.
+    public func put<T>(
+        _ database: Database, key: [UInt8], byteCount: Int, options: PutOptions = [],
+        writing write: (UnsafeMutableRawBufferPointer) -> T
+    ) throws -> T {
+        if database.isSealed, environment.sealer != nil {
+            var result: T?
+            let value = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+                result = write(UnsafeMutableRawBufferPointer(buffer))
+                count = byteCount
+            }
+            try put(database, key: key, value: value, options: options)
+            return result!
+        }
+        precondition(!isReadOnly, "put in a read-only transaction")
+        try check(database)
+        if let fault = environment.faults.take(.put) { throw fault }
+        return write(
+            try LMDBCalls.reserve(pointer, database.handle, key: key, count: byteCount, flags: options.rawValue))
+    }
+
     /// Deletes `key`; returns whether it was there. The corresponding LMDB function is `mdb_del`.
     @discardableResult
     public func delete(_ database: Database, key: [UInt8]) throws -> Bool {

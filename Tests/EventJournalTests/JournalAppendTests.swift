@@ -46,6 +46,29 @@ import Testing
         #expect(read.kind == "server.page")
     }
 
+    /// An append writes its envelope straight into LMDB's page: the bytes and checksum must be
+    /// `envelope()`'s, for any header and payload size, empty and overflowing a page included.
+    @Test func anEnvelopeWrittenInPlaceIsTheEnvelope() throws {
+        let headers: [[String: JournalEntry.HeaderValue]] = [
+            [:], ["soup": .string("accounts")], ["b": .integer(-1), "a": .bool(false), "ü": .string("é")],
+        ]
+        for header in headers {
+            for size in [0, 1, 4095, 70_000] {
+                let entry = JournalEntry(
+                    sequence: UInt64(size + 1), kind: "k", timestamp: WallTime(millisecondsSinceEpoch: 42),
+                    header: header, payload: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+                let expected = entry.envelope()
+                var written = [UInt8](repeating: 0xEE, count: expected.count)
+                let checksum = written.withUnsafeMutableBytes {
+                    entry.writeEnvelope(head: entry.envelopeHead(), into: $0)
+                }
+                #expect(written == expected, "\(header) \(size)")
+                let stored = expected.suffix(4).reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                #expect(checksum == stored)
+            }
+        }
+    }
+
     @Test func appliesProjectionsInTheSameTransaction() throws {
         let fixture = try JournalFixture()
         defer { fixture.directory.remove() }

@@ -64,4 +64,33 @@ private struct TrailerSealer: InPlaceValueSealer {
         }
         #expect(stored == expected)
     }
+
+    /// A value written by a closure lands in the page as written, unsealed; in a sealed
+    /// database it is sealed as any put's, and the closure's result is returned either way.
+    @Test func aPutThatWritesItsValueStoresWhatItWrote() throws {
+        let directory = try TemporaryDirectory("in-place-writer")
+        defer { directory.remove() }
+        let environment = try Environment(directory: directory.url, sealer: TrailerSealer())
+        let plain = try environment.database(named: "plain")
+        let sealed = try environment.database(named: "sealed")
+        let value = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let results = try environment.write { transaction in
+            try [plain, sealed].map { database in
+                try transaction.put(database, key: [1], byteCount: value.count) { output in
+                    output.copyBytes(from: value)
+                    return output.count
+                }
+            }
+        }
+        #expect(results == [value.count, value.count])
+        let (readPlain, readSealed, storedSealed) = try environment.read { transaction in
+            (
+                try transaction.get(plain, key: [1]), try transaction.get(sealed, key: [1]),
+                try transaction.get(sealed.unsealed, key: [1])
+            )
+        }
+        #expect(readPlain == value)
+        #expect(readSealed == value)
+        #expect(storedSealed == value + [1, 0xAB])
+    }
 }

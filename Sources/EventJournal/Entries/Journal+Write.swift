@@ -119,6 +119,21 @@ extension Journal {
         }
     }
 
+    /// Stores `entry`'s envelope (``JournalEntry/envelope()``), written straight into LMDB's
+    /// page: a save's entry is megabytes, which were built in an array, then copied there.
+    /// - Returns: the envelope's checksum.
+    func putEntry(_ entry: JournalEntry, in journalTransaction: Transaction) throws -> UInt32 {
+        let head = entry.envelopeHead()
+        do {
+            return try journalTransaction.put(
+                entries, key: SequenceKey.encode(entry.sequence), byteCount: head.count + entry.payload.count + 4,
+                options: .append
+            ) { entry.writeEnvelope(head: head, into: $0) }
+        } catch let error as LMDBError where error == .mapFull {
+            throw EnvironmentFull(environment: journalEnvironment, cause: error)
+        }
+    }
+
     /// Records, durably and before any projection write of this boot commits, that the
     /// projections hold writes that were not synced; see ``JournalOpening``.
     func noteUnsyncedProjections(in journalTransaction: Transaction) throws {

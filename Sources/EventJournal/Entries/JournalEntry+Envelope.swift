@@ -46,8 +46,40 @@ extension JournalEntry {
     ///
     /// - Complexity: O(payload size).
     package func envelope() -> [UInt8] {
+        var bytes = envelopeHead(reservingPayload: true)
+        bytes.append(contentsOf: payload)
+        bytes.appendLittleEndian(CRC32C.checksum(bytes))
+        return bytes
+    }
+
+    /// The envelope's fields before the payload: ``envelope()`` is these, the payload, then
+    /// the checksum of both.
+    package func envelopeHead() -> [UInt8] {
+        envelopeHead(reservingPayload: false)
+    }
+
+    /// Writes the envelope whose fields before the payload are `head` (``envelopeHead()``)
+    /// into `output`, which holds exactly its bytes, and returns its checksum: the bytes of
+    /// ``envelope()``, written where the caller wants them (LMDB's page) instead of a new array.
+    package func writeEnvelope(head: [UInt8], into output: UnsafeMutableRawBufferPointer) -> UInt32 {
+        let payloadStart = head.count
+        let checksumStart = payloadStart + payload.count
+        precondition(output.count == checksumStart + 4, "the envelope's room must be its exact size")
+        head.withUnsafeBytes { output.baseAddress?.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        payload.withUnsafeBytes { payload in
+            if let base = payload.baseAddress {
+                (output.baseAddress! + payloadStart).copyMemory(from: base, byteCount: payload.count)
+            }
+        }
+        let checksum = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: output[..<checksumStart]))
+        output.storeBytes(of: checksum.littleEndian, toByteOffset: checksumStart, as: UInt32.self)
+        return checksum
+    }
+
+    private func envelopeHead(reservingPayload: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(40 + kind.rawValue.utf8.count + payload.count + header.count * 24)
+        bytes.reserveCapacity(
+            40 + kind.rawValue.utf8.count + (reservingPayload ? payload.count : 0) + header.count * 24)
         bytes.append(Self.envelopeVersion)
         bytes.append(payloadFormat.rawValue)
         bytes.appendLittleEndian(sequence)
@@ -75,8 +107,6 @@ extension JournalEntry {
             }
         }
         bytes.appendLittleEndian(UInt32(payload.count))
-        bytes.append(contentsOf: payload)
-        bytes.appendLittleEndian(CRC32C.checksum(bytes))
         return bytes
     }
 

@@ -64,7 +64,7 @@ public struct JournalWriter {
         let entry = JournalEntry(
             sequence: nextSequence, kind: draft.kind, timestamp: timestamp, header: draft.header,
             payload: draft.payload, payloadFormat: draft.payloadFormat)
-        try store(entry, envelope: entry.envelope())
+        try fold(entry, checksum: journal.putEntry(entry, in: journalTransaction))
         return entry
     }
 
@@ -72,10 +72,15 @@ public struct JournalWriter {
     mutating func store(_ entry: JournalEntry, envelope: [UInt8]) throws {
         precondition(entry.sequence == nextSequence, "journal sequence must be gap-free")
         try journal.putEntry(envelope, sequence: entry.sequence, in: journalTransaction)
+        try fold(entry, checksum: JournalEntry.storedChecksum(ofEnvelope: envelope))
+    }
+
+    /// Folds an entry just stored with the envelope checksum `checksum`.
+    private mutating func fold(_ entry: JournalEntry, checksum: UInt32) throws {
         try journal.store.apply(entry, in: journal.projectionContext(transaction), kinds: &kindDeltas)
         nextSequence += 1
         lastTimestamp = entry.timestamp
-        lastChecksum = JournalEntry.storedChecksum(ofEnvelope: envelope)
+        lastChecksum = checksum
         appended.append(entry)
     }
 
