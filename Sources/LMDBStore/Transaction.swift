@@ -84,8 +84,13 @@ public struct Transaction {
     /// is never built on the heap and copied. A sealed database gets them through
     /// ``put(_:key:value:options:)``.
     ///
-    /// - Parameter write: fills its buffer, of exactly `byteCount` bytes, whole; it runs before
-    ///   any other write of the transaction.
+    /// - Parameters:
+    ///   - database: where to store the value.
+    ///   - key: the value's key.
+    ///   - byteCount: the value's size.
+    ///   - options: as for ``put(_:key:value:options:)``.
+    ///   - write: fills its buffer, of exactly `byteCount` bytes, whole; it runs before any
+    ///     other write of the transaction.
     /// - Returns: what `write` returns.
     public func put<T>(
         _ database: Database, key: [UInt8], byteCount: Int, options: PutOptions = [],
