@@ -59,17 +59,15 @@ public struct Transaction {
         precondition(!isReadOnly, "put in a read-only transaction")
         try check(database)
         if let fault = environment.faults.take(.put) { throw fault }
-        if database.isSealed, let sealer = environment.sealer {
-            // Sealed straight into the page when the sealer can: no sealed copy on the heap.
-            if let sealer = environment.inPlaceSealer {
-                let count = sealer.sealedByteCount(forValueByteCount: value.count)
-                let output = try LMDBCalls.reserve(
-                    pointer, database.handle, key: key, count: count, flags: options.rawValue)
-                key.withUnsafeBytes { key in
-                    value.withUnsafeBytes { sealer.seal($0, key: key, database: database.name, into: output) }
-                }
-                return
+        if database.isSealed, let sealer = environment.inPlaceSealer {
+            // Sealed straight into the page: no sealed copy on the heap.
+            let count = sealer.sealedByteCount(forValueByteCount: value.count)
+            let output = try LMDBCalls.reserve(
+                pointer, database.handle, key: key, count: count, flags: options.rawValue)
+            key.withUnsafeBytes { key in
+                value.withUnsafeBytes { sealer.seal($0, key: key, database: database.name, into: output) }
             }
+        } else if database.isSealed, let sealer = environment.sealer {
             let sealed = try key.withUnsafeBytes { key in
                 try value.withUnsafeBytes { try sealer.seal($0, key: key, database: database.name) }
             }

@@ -38,7 +38,6 @@ public protocol ValueSealer: Sendable {
 }
 
 extension ValueSealer {
-
     /// Opens a copy of the value and calls `body` with it.
     public func withOpened<T>(
         _ sealed: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,

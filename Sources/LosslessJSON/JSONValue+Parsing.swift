@@ -34,48 +34,21 @@ extension JSONValue {
     ///
     /// A soup's save entry holds its records as `{"records": [...], ...}`; the fold stores each
     /// record's bytes from its span instead of serializing the parsed record again.
+    /// - Parameter keptMembers: when given, each object element of `member`'s array keeps only
+    ///   the members it names; the others are checked as the whole parse checks them, and
+    ///   skipped without building their values. A fold that reads a few fields of each record
+    ///   (its id, its indexed paths) and stores its bytes from its span would otherwise spend
+    ///   most of the parse building, then freeing, members it never reads.
     /// - Returns: the value, and the byte ranges of the elements of `member`'s array, in order
     ///   (empty when the document has no such array).
     package static func parse(
-        _ bytes: [UInt8], recordingElementSpansOf member: String
-    ) throws(JSONParseError) -> (value: JSONValue, spans: [Range<Int>]) {
-        var parser = JSONParser(bytes: bytes)
-        parser.recordedArrayMember = member
-        let value = try parser.parseDocument()
-        return (value, parser.recordedElementSpans)
-    }
-
-    /// Parses a document like ``parse(_:recordingElementSpansOf:)``, but keeps of each object
-    /// element of `member`'s array only the members named in `keptMembers`.
-    ///
-    /// The other members are checked as the full parse checks them, and skipped without
-    /// building their values. A fold that needs a few fields of each saved record (its id, its
-    /// indexed paths) and stores the record's bytes from its span spends most of a full parse
-    /// building, then freeing, the members it never reads.
-    /// - Returns: the value, with the elements trimmed, and the byte ranges of the elements.
-    package static func parse(
-        _ bytes: [UInt8], recordingElementSpansOf member: String, keepingMembers keptMembers: [String]
+        _ bytes: [UInt8], recordingElementSpansOf member: String, keepingMembers keptMembers: [String]? = nil
     ) throws(JSONParseError) -> (value: JSONValue, spans: [Range<Int>]) {
         var parser = JSONParser(bytes: bytes)
         parser.recordedArrayMember = member
         parser.keptElementMembers = keptMembers
         let value = try parser.parseDocument()
         return (value, parser.recordedElementSpans)
-    }
-
-    /// Parses a document like ``parse(_:recordingElementLayouts:)``, but keeps of each object
-    /// element only the members named in `keptMembers`, checking and skipping the others.
-    ///
-    /// The layouts are those of the whole parse, except that an element with a name that is
-    /// not ASCII in a skipped part counts as not serialized.
-    package static func parse(
-        _ bytes: [UInt8], recordingElementLayouts: Void, keepingMembers keptMembers: [String]
-    ) throws(JSONParseError) -> (value: JSONValue, layouts: [JSONElementLayout]) {
-        var parser = JSONParser(bytes: bytes)
-        parser.recordsTopLevelLayouts = true
-        parser.keptElementMembers = keptMembers
-        let value = try parser.parseDocument()
-        return (value, parser.recordedLayouts)
     }
 
     /// Parses a document that is an array, and also reports the layout of each element in
@@ -83,13 +56,17 @@ extension JSONValue {
     ///
     /// A fetched page's entry holds its records as a JSON array; a fold splices the fields it
     /// adds into a record's bytes when they are its serialization, instead of serializing it.
+    /// - Parameter keptMembers: as for ``parse(_:recordingElementSpansOf:keepingMembers:)``. The
+    ///   layouts are the whole parse's, except that an element with a name that is not ASCII in
+    ///   a skipped part counts as not serialized.
     /// - Returns: the value, and one layout per element in order (empty when the document is
     ///   not an array).
     package static func parse(
-        _ bytes: [UInt8], recordingElementLayouts: Void
+        _ bytes: [UInt8], recordingElementLayouts: Void, keepingMembers keptMembers: [String]? = nil
     ) throws(JSONParseError) -> (value: JSONValue, layouts: [JSONElementLayout]) {
         var parser = JSONParser(bytes: bytes)
         parser.recordsTopLevelLayouts = true
+        parser.keptElementMembers = keptMembers
         let value = try parser.parseDocument()
         return (value, parser.recordedLayouts)
     }

@@ -69,7 +69,8 @@ import Testing
     }
 
     /// A put seals a plaintext value in the page LMDB reserves for it: the bytes must be the
-    /// ones `seal` gives, at every length and alignment of the value.
+    /// value, then the CRC-32C of the database's name, a zero, the key and the value, at every
+    /// length and alignment of the value; `seal` gives the same.
     @Test func sealingInPlaceWritesWhatSealGives() throws {
         let checksummer = ValueChecksummer()
         let bytes = (0..<600).map { UInt8(truncatingIfNeeded: $0 &* 31) }
@@ -77,9 +78,13 @@ import Testing
             for offset in 0..<2 where offset + length <= bytes.count {
                 let value = Array(bytes[offset..<offset + length])
                 let key = Array(bytes[length % 50..<length % 50 + 9])
-                let expected = try value.withUnsafeBytes { value in
+                let checked = Array("soups.records".utf8) + [0] + key + value
+                let crc = checked.withUnsafeBytes { CRC32C.checksum($0) }
+                let expected = value + withUnsafeBytes(of: crc.littleEndian) { Array($0) }
+                let sealed = try value.withUnsafeBytes { value in
                     try key.withUnsafeBytes { try checksummer.seal(value, key: $0, database: "soups.records") }
                 }
+                #expect(sealed == expected)
                 var written = [UInt8](repeating: 0, count: checksummer.sealedByteCount(forValueByteCount: length))
                 value.withUnsafeBytes { value in
                     key.withUnsafeBytes { key in

@@ -57,7 +57,11 @@ import Testing
                 let entry = JournalEntry(
                     sequence: UInt64(size + 1), kind: "k", timestamp: WallTime(millisecondsSinceEpoch: 42),
                     header: header, payload: (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
-                let expected = entry.envelope()
+                // The fields, the payload, then the CRC-32C of both, little-endian.
+                let body = entry.envelopeHead() + entry.payload
+                let crc = body.withUnsafeBytes { CRC32C.checksum($0) }
+                let expected = body + withUnsafeBytes(of: crc.littleEndian) { Array($0) }
+                #expect(entry.envelope() == expected)
                 var written = [UInt8](repeating: 0xEE, count: expected.count)
                 let checksum = written.withUnsafeMutableBytes {
                     entry.writeEnvelope(head: entry.envelopeHead(), into: $0)

@@ -40,12 +40,11 @@ package final class ValueChecksummer: InPlaceValueSealer {
     /// The value followed by its checksum.
     package func seal(_ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String) throws -> [UInt8]
     {
-        let checksum = Self.checksum(value, key: key, database: database)
-        var sealed: [UInt8] = []
-        sealed.reserveCapacity(value.count + Self.checksumByteCount)
-        sealed.append(contentsOf: value)
-        withUnsafeBytes(of: checksum.littleEndian) { sealed.append(contentsOf: $0) }
-        return sealed
+        let count = sealedByteCount(forValueByteCount: value.count)
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            seal(value, key: key, database: database, into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = count
+        }
     }
 
     /// A value and its checksum.
@@ -53,8 +52,7 @@ package final class ValueChecksummer: InPlaceValueSealer {
         count + Self.checksumByteCount
     }
 
-    /// Writes the value followed by its checksum into `output`, as ``seal(_:key:database:)``
-    /// returns them.
+    /// Writes the value followed by its checksum into `output`.
     package func seal(
         _ value: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, database: String,
         into output: UnsafeMutableRawBufferPointer

@@ -126,7 +126,7 @@ extension Journal {
         let head = entry.envelopeHead()
         do {
             return try journalTransaction.put(
-                entries, key: SequenceKey.encode(entry.sequence), byteCount: head.count + entry.payload.count + 4,
+                entries, key: SequenceKey.encode(entry.sequence), byteCount: entry.envelopeByteCount(head: head),
                 options: .append
             ) { entry.writeEnvelope(head: head, into: $0) }
         } catch let error as LMDBError where error == .mapFull {

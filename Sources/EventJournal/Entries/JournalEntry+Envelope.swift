@@ -46,25 +46,26 @@ extension JournalEntry {
     ///
     /// - Complexity: O(payload size).
     package func envelope() -> [UInt8] {
-        var bytes = envelopeHead(reservingPayload: true)
-        bytes.append(contentsOf: payload)
-        bytes.appendLittleEndian(CRC32C.checksum(bytes))
-        return bytes
+        let head = envelopeHead()
+        let count = envelopeByteCount(head: head)
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            _ = writeEnvelope(head: head, into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = count
+        }
     }
 
-    /// The envelope's fields before the payload: ``envelope()`` is these, the payload, then
-    /// the checksum of both.
-    package func envelopeHead() -> [UInt8] {
-        envelopeHead(reservingPayload: false)
+    /// The size of the envelope whose fields before the payload are `head`.
+    package func envelopeByteCount(head: [UInt8]) -> Int {
+        head.count + payload.count + 4
     }
 
     /// Writes the envelope whose fields before the payload are `head` (``envelopeHead()``)
-    /// into `output`, which holds exactly its bytes, and returns its checksum: the bytes of
-    /// ``envelope()``, written where the caller wants them (LMDB's page) instead of a new array.
+    /// into `output`, which holds exactly its bytes (``envelopeByteCount(head:)``), and returns
+    /// its checksum: ``envelope()``'s bytes, where the caller wants them (LMDB's page).
     package func writeEnvelope(head: [UInt8], into output: UnsafeMutableRawBufferPointer) -> UInt32 {
         let payloadStart = head.count
         let checksumStart = payloadStart + payload.count
-        precondition(output.count == checksumStart + 4, "the envelope's room must be its exact size")
+        precondition(output.count == envelopeByteCount(head: head), "the envelope's room must be its exact size")
         head.withUnsafeBytes { output.baseAddress?.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         payload.withUnsafeBytes { payload in
             if let base = payload.baseAddress {
@@ -76,10 +77,11 @@ extension JournalEntry {
         return checksum
     }
 
-    private func envelopeHead(reservingPayload: Bool) -> [UInt8] {
+    /// The envelope's fields before the payload: the envelope is these, the payload, then the
+    /// checksum of both.
+    package func envelopeHead() -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(
-            40 + kind.rawValue.utf8.count + (reservingPayload ? payload.count : 0) + header.count * 24)
+        bytes.reserveCapacity(40 + kind.rawValue.utf8.count + header.count * 24)
         bytes.append(Self.envelopeVersion)
         bytes.append(payloadFormat.rawValue)
         bytes.appendLittleEndian(sequence)

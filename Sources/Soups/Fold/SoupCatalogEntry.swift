@@ -44,6 +44,12 @@ struct SoupCatalogEntry: Hashable, Sendable {
         return members
     }
 
+    /// Whether an index path begins with `_`, as every field a sync down adds to its records
+    /// does: the fold then indexes each stored record whole rather than as fetched.
+    var indexesAddedFieldNames: Bool {
+        indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") }
+    }
+
     /// The first index on `path` (a soup may index one path with several types).
     func index(on path: String) -> CatalogIndex? {
         indexes.first { $0.spec.path == path }

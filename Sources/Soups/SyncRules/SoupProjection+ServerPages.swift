@@ -71,12 +71,7 @@ extension SoupProjection {
         _ entry: JournalEntry, handed: FetchedRecords?, keeping kept: [String]?
     ) throws -> FoldedPage {
         if let handed { return FoldedPage(records: handed.records, splices: handed.splices) }
-        let parsed =
-            if let kept {
-                try JSONValue.parse(entry.payload, recordingElementLayouts: (), keepingMembers: kept)
-            } else {
-                try JSONValue.parse(entry.payload, recordingElementLayouts: ())
-            }
+        let parsed = try JSONValue.parse(entry.payload, recordingElementLayouts: (), keepingMembers: kept)
         guard var records = parsed.value.array else {
             throw SoupError(.notAnObject, "entry \(entry.sequence): the fetched records are not a JSON array")
         }
@@ -99,8 +94,7 @@ extension SoupProjection {
         -> [String]?
     {
         guard header.entry.header[SyncHeader.childrenSoup] == nil, let soup = try state.catalogEntry(header.soup),
-            !soup.indexes.contains(where: { $0.spec.path.utf8.first == UInt8(ascii: "_") }),
-            var members = soup.foldedRecordMembers
+            !soup.indexesAddedFieldNames, var members = soup.foldedRecordMembers
         else { return nil }
         let uploadingFields = try state.uploadingCreates(soup.soupId).map(\.field)
         for path in [try header.string(SyncHeader.idFieldName)] + uploadingFields {
@@ -134,9 +128,9 @@ extension SoupProjection {
         let idField = try header.string(SyncHeader.idFieldName)
         let soup = try state.requireSoup(header.soup)
         // Splicing the added fields into the record's bytes stores what serializing the cleaned
-        // record would; indexing the record as fetched is the same only while no index path
-        // starts with `_`, the added fields' first byte.
-        let splices = soup.indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") } ? nil : page.splices
+        // record would; indexing the record as fetched is the same only while no index reads
+        // an added field.
+        let splices = soup.indexesAddedFieldNames ? nil : page.splices
         let addedMembers = splices == nil ? nil : AddedMembers(syncId: header.syncId, at: entry.timestamp)
         let idComponents = SoupPath.components(idField)
         let idValues = records.map { SoupPath.project($0, components: idComponents) }
@@ -151,7 +145,7 @@ extension SoupProjection {
             }
             let idValue = idValues[position]
             let match = try writer.match(record, idValue: idValue)
-            let whole = page.trimmedSpans.map { spans in { try JSONValue(parsing: entry.payload[spans[position]]) } }
+            let whole = page.isTrimmed(position) ? { try page.wholeRecord(position, in: entry.payload) } : nil
             if let match, try writer.isLeftAlone(record, match: match, whole: whole) {
                 unchangedCount += 1
                 continue
@@ -250,6 +244,18 @@ private struct FoldedPage {
     var splices: [RecordSplice?]
     /// Each record's bytes in the payload, when some records hold only some members.
     var trimmedSpans: [Range<Int>]? = nil
+
+    /// Whether the record at `position` may hold only some of its members: a spliced record
+    /// of a page parsed for what the fold reads. Every other record is whole.
+    func isTrimmed(_ position: Int) -> Bool {
+        trimmedSpans != nil && splices[position] != nil
+    }
+
+    /// The record at `position` with every member, parsed from its bytes in `payload`.
+    func wholeRecord(_ position: Int, in payload: [UInt8]) throws -> JSONValue {
+        guard let trimmedSpans else { return records[position] }
+        return try JSONValue(parsing: payload[trimmedSpans[position]])
+    }
 }
 
 /// The added fields of a page's records as serialized members (no braces), made once per page:
