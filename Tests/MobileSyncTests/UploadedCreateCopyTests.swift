@@ -68,6 +68,23 @@ import Testing
         #expect(try store.journal.verify().isConsistent)
     }
 
+    /// A rebuild parses pages ahead of the fold, knowing no create is uploading when its
+    /// transaction starts; the fold must notice that one started, and parse the page again for
+    /// the external id field its copy is matched by.
+    @Test func aRebuildMatchesACopyOfACreateThatStartedUploadingWhileItsPageWasParsedAhead() throws {
+        defer { directory.remove() }
+        for number in 0..<70 { try store.soups.create("accounts", ["Id": .string("001A\(number)")]) }
+        let created = try store.soups.createLocally("accounts", ["Name": "Local", "Ext__c": "LOC-1"])
+        let upload = try createUpload(created, externalIdFieldName: "Ext__c")
+        try store.journal.append(upload.intentDraft)
+        try fetch([["Id": "001X", "Name": "Local", "Ext__c": "LOC-1", "Other": [1, 2]]], mergeMode: .overwrite)
+        #expect(try store.soups.count(.all("accounts")) == 71)
+
+        try store.journal.rebuild()
+        #expect(try store.soups.count(.all("accounts")) == 71)
+        #expect(try records(withId: "001X").map(Self.entryId) == [Self.entryId(created)])
+    }
+
     @Test func anEditMadeBeforeTheCopyArrivesIsKeptUnderLeaveIfChanged() throws {
         defer { directory.remove() }
         let created = try store.soups.createLocally("accounts", ["Name": "Local", "Ext__c": "LOC-1"])

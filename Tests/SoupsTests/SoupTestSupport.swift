@@ -19,15 +19,17 @@ struct SoupFixture {
     ///   - tick: how far the clock moves at each reading.
     ///   - flushesOnCommit: `false` for long runs, whose durability is not what they test.
     ///   - encryption: the store's key, or `nil` for a plaintext store.
+    ///   - rebuildBatchSize: entries per transaction of a rebuild.
     init(
         _ label: String = "soups", tick: Duration = .milliseconds(1), flushesOnCommit: Bool = true,
-        encryption: StoreKey? = nil
+        encryption: StoreKey? = nil, rebuildBatchSize: Int = JournalOptions().rebuildBatchSize
     ) throws {
         directory = try TemporaryDirectory(label)
         clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_700_000_000_000), tick: tick)
         var options = JournalOptions()
         options.environment.flushesOnCommit = flushesOnCommit
         options.encryption = encryption
+        options.rebuildBatchSize = rebuildBatchSize
         journal = try Journal(
             directory: directory.appending("store"), projections: [SoupProjection()], clock: clock, options: options,
             logger: .discarding)

@@ -71,18 +71,9 @@ extension Journal {
     /// Folds `range`, read from the journal, into the projections' `transaction`, and moves
     /// the fold mark to its end.
     private func fold(_ range: ClosedRange<UInt64>, into transaction: Transaction) throws {
-        var deltas = KindDeltas()
-        var checksum: UInt32 = 0
-        let context = store.context(transaction)
-        try journalEnvironment.read { entriesTransaction in
-            try JournalReader.forEachStoredEntry(of: entries, in: entriesTransaction, range) { entry, sum in
-                try store.apply(entry, in: context, kinds: &deltas)
-                checksum = sum
-                return true
-            }
+        _ = try journalEnvironment.read { entriesTransaction in
+            try store.foldStored(range, of: entries, reading: entriesTransaction, into: transaction)
         }
-        try store.write(deltas, in: transaction)
-        try store.record(FoldMark(sequence: range.upperBound, checksum: checksum), in: transaction)
     }
 
     /// Records the unsynced-projections note in its own journal transaction when it is not

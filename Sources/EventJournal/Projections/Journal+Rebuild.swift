@@ -131,21 +131,6 @@ extension Journal {
         _ range: ClosedRange<UInt64>, from entriesTransaction: Transaction, into target: ProjectionStore,
         in transaction: Transaction
     ) throws -> FoldMark {
-        var deltas = KindDeltas()
-        var reached = FoldMark(sequence: range.lowerBound - 1, checksum: 0)
-        let context = target.context(transaction)
-        try JournalReader.forEachStoredEntry(of: entries, in: entriesTransaction, range) { entry, sum in
-            try target.apply(entry, in: context, kinds: &deltas)
-            reached = FoldMark(sequence: entry.sequence, checksum: sum)
-            return true
-        }
-        // The scan finds a gap between entries, not a missing last one.
-        guard reached.sequence == range.upperBound else {
-            throw JournalError(
-                .gap, "journal entry \(reached.sequence + 1) is missing", sequence: reached.sequence + 1)
-        }
-        try target.write(deltas, in: transaction)
-        try target.record(reached, in: transaction)
-        return reached
+        try target.foldStored(range, of: entries, reading: entriesTransaction, into: transaction)
     }
 }

@@ -40,6 +40,27 @@ public protocol Projection: Sendable {
     ///   every append.
     func apply(_ entry: JournalEntry, in context: ProjectionContext) throws
 
+    /// What decodes entries for this projection ahead of its fold, on another thread, when a
+    /// fold runs over many stored entries (a rebuild, a recovery, `verify`, a compaction's
+    /// anchor), or `nil` when nothing is worth decoding ahead. The default is `nil`.
+    ///
+    /// It is asked once per fold transaction, before the transaction's first entry, and may
+    /// read the state folded so far to decide how to decode (a soup's indexed paths). An entry
+    /// later in the transaction may change that state, so ``apply(_:decoded:in:)`` must check
+    /// that what was decoded still fits, and fold the entry as ``apply(_:in:)`` does otherwise.
+    /// - Parameter context: the state folded so far, read-only here.
+    func entryDecoder(in context: ProjectionContext) throws -> (any ProjectionEntryDecoder)?
+
+    /// Folds one entry with what ``entryDecoder(in:)``'s decoder gave for it (`nil` when it
+    /// gave nothing or was not used); the state must be exactly what ``apply(_:in:)`` gives.
+    /// The default ignores `decoded`.
+    /// - Parameters:
+    ///   - entry: the entry to fold.
+    ///   - decoded: what the decoder returned for `entry`.
+    ///   - context: the state to fold into.
+    /// - Throws: as ``apply(_:in:)``.
+    func apply(_ entry: JournalEntry, decoded: (any Sendable)?, in context: ProjectionContext) throws
+
     /// Empties the projection's state before a rebuild. The default clears every database in
     /// ``databaseNames``.
     func reset(in context: ProjectionContext) throws
@@ -95,6 +116,14 @@ extension Projection {
     }
 
     public var migratableVersions: Set<Int> { [] }
+
+    public func entryDecoder(in context: ProjectionContext) throws -> (any ProjectionEntryDecoder)? {
+        nil
+    }
+
+    public func apply(_ entry: JournalEntry, decoded: (any Sendable)?, in context: ProjectionContext) throws {
+        try apply(entry, in: context)
+    }
 
     public func migrate(from version: Int, in context: ProjectionContext) throws {
         throw JournalError(

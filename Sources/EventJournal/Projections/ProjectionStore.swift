@@ -239,6 +239,45 @@ struct ProjectionStore {
         deltas.count(entry.kind)
     }
 
+    /// Folds the stored entries of `range`, read in `entriesTransaction`, into `transaction`,
+    /// and records the fold mark reached, which it returns.
+    ///
+    /// A range worth it is read and decoded on a second thread while this one folds
+    /// (``DecodeAhead``); the state is the same either way.
+    /// - Throws: ``JournalError/Code/gap`` when an entry of `range` is missing.
+    func foldStored(
+        _ range: ClosedRange<UInt64>, of entries: Database, reading entriesTransaction: Transaction,
+        into transaction: Transaction
+    ) throws -> FoldMark {
+        var deltas = KindDeltas()
+        var reached = FoldMark(sequence: range.lowerBound - 1, checksum: 0)
+        let context = context(transaction)
+        let decoders = try projections.map { try $0.entryDecoder(in: context) }
+        if DecodeAhead.isWorthwhile(count: UInt64(range.count), decoders: decoders) {
+            try DecodeAhead.forEachEntry(of: entries, in: entriesTransaction, range, decoders: decoders) { decoded in
+                for (projection, value) in zip(projections, decoded.values) {
+                    try projection.apply(decoded.entry, decoded: value, in: context)
+                }
+                deltas.count(decoded.entry.kind)
+                reached = FoldMark(sequence: decoded.entry.sequence, checksum: decoded.checksum)
+            }
+        } else {
+            try JournalReader.forEachStoredEntry(of: entries, in: entriesTransaction, range) { entry, checksum in
+                try apply(entry, in: context, kinds: &deltas)
+                reached = FoldMark(sequence: entry.sequence, checksum: checksum)
+                return true
+            }
+        }
+        // The scan finds a gap between entries, not a missing last one.
+        guard reached.sequence == range.upperBound else {
+            throw JournalError(
+                .gap, "journal entry \(reached.sequence + 1) is missing", sequence: reached.sequence + 1)
+        }
+        try write(deltas, in: transaction)
+        try record(reached, in: transaction)
+        return reached
+    }
+
     /// Adds the kind counts of one transaction's entries to the stored counts: once per
     /// transaction rather than once per entry.
     func write(_ deltas: KindDeltas, in transaction: Transaction) throws {

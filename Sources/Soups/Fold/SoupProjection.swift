@@ -86,6 +86,43 @@ public struct SoupProjection: Projection {
         }
     }
 
+    /// Parses the payloads of saves and fetched pages ahead of the fold when many stored entries
+    /// are folded, on a second thread, knowing the members each soup's fold reads as of
+    /// `context`.
+    /// - Parameter context: the state folded so far.
+    /// - Returns: the decoder.
+    public func entryDecoder(in context: ProjectionContext) throws -> (any ProjectionEntryDecoder)? {
+        let state = SoupState(
+            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        var saveMembers: [String: [String]] = [:]
+        var pageMembers: [String: [String]] = [:]
+        for name in try state.soupNames() {
+            saveMembers[name] = try state.catalogEntry(name)?.foldedRecordMembers
+            pageMembers[name] = try Self.spliceableMembers(ofSoup: name, in: state)
+        }
+        return SoupEntryDecoder(saveMembers: saveMembers, pageMembers: pageMembers)
+    }
+
+    /// Folds one entry with the save or page its decoder parsed, when the parse still fits the
+    /// soup (an earlier entry of the transaction may have altered it, or started uploading a
+    /// create); as ``apply(_:in:)`` otherwise.
+    /// - Parameters:
+    ///   - entry: the entry to fold.
+    ///   - decoded: what this projection's decoder made of it.
+    ///   - context: the state to fold into.
+    /// - Throws: as ``apply(_:in:)``.
+    public func apply(_ entry: JournalEntry, decoded: (any Sendable)?, in context: ProjectionContext) throws {
+        if let page = decoded as? DecodedPage, try applyServerEntry(entry, decoded: page, in: context) { return }
+        if let parsed = decoded as? ParsedSave {
+            let state = SoupState(
+                transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+            if let soup = try soup(of: parsed, for: entry, in: state), try store(parsed, in: soup, state) {
+                return
+            }
+        }
+        try apply(entry, in: context)
+    }
+
     /// Folds a save the fast way when it can; returns `false` when the general path must.
     ///
     /// A store appending a save hands over the records it has just serialized (see
@@ -99,35 +136,44 @@ public struct SoupProjection: Projection {
             try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: handed.recordBytes)
             return true
         }
-        let (parsed, soup) = try parseSave(entry, in: state)
-        // Every record must come with its bytes: the parsed records may hold only the members
-        // the fold reads, and one stored from them would lose the rest.
-        guard let records = parsed.value["records"]?.array, records.count == parsed.spans.count else { return false }
-        let recordBytes = parsed.spans.map { Array(entry.payload[$0]) }
-        try applySave(records, soup: soup, in: state, recordBytes: recordBytes)
-        return true
+        let kept = try entry.header["soup"]?.string.flatMap { try state.catalogEntry($0)?.foldedRecordMembers }
+        if let kept {
+            let trimmed = try ParsedSave(entry, keepingMembers: kept)
+            if let soup = try soup(of: trimmed, for: entry, in: state) { return try store(trimmed, in: soup, state) }
+        }
+        let whole = try ParsedSave(entry, keepingMembers: nil)
+        guard let soup = try soup(of: whole, for: entry, in: state) else { return false }
+        return try store(whole, in: soup, state)
     }
 
-    /// A save's payload, with each record's span, and its soup; each record keeps only the
-    /// members the fold reads when the entry's header names a known soup
-    /// (``SoupCatalogEntry/foldedRecordMembers``).
-    ///
-    /// Building the members nobody reads, then freeing them, was most of a save's fold. The
-    /// payload's own soup decides: when it is not the header's, the payload is parsed whole.
-    private func parseSave(_ entry: JournalEntry, in state: SoupState) throws -> (
-        payload: (value: JSONValue, spans: [Range<Int>]), soup: SoupCatalogEntry
-    ) {
-        if let headerSoup = entry.header["soup"]?.string, let soup = try state.catalogEntry(headerSoup),
-            let kept = soup.foldedRecordMembers
-        {
-            let trimmed = try JSONValue.parse(entry.payload, recordingElementSpansOf: "records", keepingMembers: kept)
-            if trimmed.value["soup"]?.string == headerSoup { return (trimmed, soup) }
+    /// The soup a parsed save stores into, or `nil` when a trimmed parse does not fit: the
+    /// payload names another soup than the header, or the soup's fold now reads other members.
+    /// - Throws: ``SoupError/Code/storage`` when a whole parse names no soup, or an unknown one.
+    private func soup(of parsed: ParsedSave, for entry: JournalEntry, in state: SoupState) throws -> SoupCatalogEntry? {
+        guard let kept = parsed.keptMembers else {
+            guard let soupName = parsed.value["soup"]?.string else {
+                throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) names no soup")
+            }
+            return try state.requireSoup(soupName)
         }
-        let whole = try JSONValue.parse(entry.payload, recordingElementSpansOf: "records")
-        guard let soupName = whole.value["soup"]?.string else {
-            throw SoupError(.storage, "entry \(entry.sequence) of kind \(entry.kind) names no soup")
+        guard let headerSoup = entry.header["soup"]?.string, parsed.value["soup"]?.string == headerSoup,
+            let soup = try state.catalogEntry(headerSoup), soup.foldedRecordMembers == kept
+        else { return nil }
+        return soup
+    }
+
+    /// Stores the records of a parsed save as their bytes in the payload; `false` when a record
+    /// came without its bytes, so the general path must.
+    private func store(_ parsed: ParsedSave, in soup: SoupCatalogEntry, _ state: SoupState)
+        throws -> Bool
+    {
+        // Every record must come with its bytes: the parsed records may hold only the members
+        // the fold reads, and one stored from them would lose the rest.
+        guard let records = parsed.value["records"]?.array, records.count == parsed.recordBytes.count else {
+            return false
         }
-        return (whole, try state.requireSoup(soupName))
+        try applySave(records, soup: soup, in: state, recordBytes: parsed.recordBytes)
+        return true
     }
 
     /// Stores the records of a save; `recordBytes`, when given, are their bytes.

@@ -12,11 +12,15 @@ import LosslessJSON
 // the soup, the sync id, the id field and the merge mode.
 extension SoupProjection {
     /// Folds a sync-down entry into the soups; returns `false` for every other kind.
-    func applyServerEntry(_ entry: JournalEntry, in context: ProjectionContext) throws -> Bool {
+    ///
+    /// - Parameter decoded: the page ``SoupEntryDecoder`` parsed, if any.
+    func applyServerEntry(_ entry: JournalEntry, decoded: DecodedPage? = nil, in context: ProjectionContext) throws
+        -> Bool
+    {
         switch entry.kind.rawValue {
         case JournalEntry.Kind.syncDownPageFetched.rawValue:
             let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
-            try applyServerPage(entry, in: state)
+            try applyServerPage(entry, decoded: decoded, in: state)
             return true
         case JournalEntry.Kind.syncGhostsCleaned.rawValue:
             let state = SoupState(transaction: context.transaction, databases: SoupDatabases.of(context))
@@ -39,13 +43,22 @@ extension SoupProjection {
     /// the reSync's window brought is left alone under either mode (``RefetchRule``). Written
     /// records carry `__sync_id__`, clean flags, and the entry's time as `_soupLastModifiedDate`.
     /// How many records were left alone is noted for the page (``takeLeftAloneCount(ofPage:in:)``).
-    private func applyServerPage(_ entry: JournalEntry, in state: SoupState) throws {
+    ///
+    /// A page the decoder parsed ahead is used when it kept the members this fold reads, or
+    /// every member.
+    private func applyServerPage(_ entry: JournalEntry, decoded: DecodedPage?, in state: SoupState) throws {
         let header = try ServerEntryHeader(entry)
         let rule = try RefetchRule(header)
         let leavesChanges = try header.leavesChanges()
-        let page = try Self.fetchedPage(
-            entry, handed: pageHandoff.take(sequence: entry.sequence, payload: entry.payload),
-            keeping: Self.foldedMembers(of: header, rule: rule, in: state))
+        let handed = pageHandoff.take(sequence: entry.sequence, payload: entry.payload)
+        let kept = try Self.foldedMembers(
+            of: header, rule: rule, soupMembers: Self.spliceableMembers(ofSoup: header.soup, in: state))
+        let page =
+            if handed == nil, let decoded, decoded.keptMembers == nil || decoded.keptMembers == kept {
+                decoded.page
+            } else {
+                try Self.fetchedPage(entry, handed: handed, keeping: kept)
+            }
         let leftAlone: Int
         if entry.header[SyncHeader.childrenSoup] != nil {
             leftAlone = try applyParentChildrenPage(
@@ -67,7 +80,7 @@ extension SoupProjection {
     /// fraction of the cost, so a compaction's or a rebuild's fold of a page costs what the
     /// append's did. With `kept`, such a record keeps only those members, since the splice
     /// stores its bytes; every other record is parsed whole, since it is serialized.
-    private static func fetchedPage(
+    static func fetchedPage(
         _ entry: JournalEntry, handed: FetchedRecords?, keeping kept: [String]?
     ) throws -> FoldedPage {
         if let handed { return FoldedPage(records: handed.records, splices: handed.splices) }
@@ -87,22 +100,45 @@ extension SoupProjection {
     /// must parse every member: a parent/children page, an unknown soup, or an index path that
     /// is empty or begins with `_` (its records are serialized whole, not spliced).
     ///
-    /// They are the soup's (``SoupCatalogEntry/foldedRecordMembers``), the id field's first
-    /// component, the date field the reSync's window compares, and the external id fields of
-    /// the creates being uploaded, which a fetched record may be the server copy of.
-    private static func foldedMembers(of header: ServerEntryHeader, rule: RefetchRule, in state: SoupState) throws
+    /// They are the soup's (``spliceableMembers(ofSoup:in:)``), the id field's first component
+    /// and the date field the reSync's window compares.
+    static func foldedMembers(of header: ServerEntryHeader, rule: RefetchRule, soupMembers: [String]?) throws
         -> [String]?
     {
-        guard header.entry.header[SyncHeader.childrenSoup] == nil, let soup = try state.catalogEntry(header.soup),
-            !soup.indexesAddedFieldNames, var members = soup.foldedRecordMembers
+        guard header.entry.header[SyncHeader.childrenSoup] == nil, var members = soupMembers,
+            let idFirst = SoupPath.components(try header.string(SyncHeader.idFieldName)).first
         else { return nil }
-        let uploadingFields = try state.uploadingCreates(soup.soupId).map(\.field)
-        for path in [try header.string(SyncHeader.idFieldName)] + uploadingFields {
+        members.append(idFirst)
+        if let dateField = rule.dateField { members.append(dateField) }
+        return members
+    }
+
+    /// The members the fold of any one-soup page of `soup` reads: the soup's
+    /// (``SoupCatalogEntry/foldedRecordMembers``) and the external id fields of the creates
+    /// being uploaded, which a fetched record may be the server copy of; `nil` when every
+    /// member is read: an unknown soup, or an index path that is empty or begins with `_`.
+    static func spliceableMembers(ofSoup name: String, in state: SoupState) throws -> [String]? {
+        guard let soup = try state.catalogEntry(name), !soup.indexesAddedFieldNames,
+            var members = soup.foldedRecordMembers
+        else { return nil }
+        for path in try state.uploadingCreates(soup.soupId).map(\.field) {
             guard let first = SoupPath.components(path).first else { return nil }
             members.append(first)
         }
-        if let dateField = rule.dateField { members.append(dateField) }
         return members
+    }
+
+    /// A fetched page parsed ahead of its fold, knowing `soupMembers`
+    /// (``spliceableMembers(ofSoup:in:)`` of each soup as the fold's state held them); `nil`
+    /// for a page whose header or payload the fold must report itself.
+    static func decodePage(_ entry: JournalEntry, soupMembers: [String: [String]]) -> DecodedPage? {
+        do {
+            let header = try ServerEntryHeader(entry)
+            let kept = try foldedMembers(of: header, rule: RefetchRule(header), soupMembers: soupMembers[header.soup])
+            return DecodedPage(page: try fetchedPage(entry, handed: nil, keeping: kept), keptMembers: kept)
+        } catch {
+            return nil
+        }
     }
 
     /// How many records of the sync-down page `sequence` its fold left alone, taken by the
@@ -236,8 +272,15 @@ extension SoupProjection {
     }
 }
 
+/// A fetched page parsed ahead of its fold, with the members it kept of each spliced record
+/// (`nil`: every member), so the fold uses it only while it reads those.
+struct DecodedPage: Sendable {
+    var page: FoldedPage
+    var keptMembers: [String]?
+}
+
 /// A fetched page's records as the fold reads them, and where each stands in the payload.
-private struct FoldedPage {
+struct FoldedPage: Sendable {
     /// The records; those with a splice may hold only the members the fold reads.
     var records: [JSONValue]
     /// Where each record's added fields go, for those whose bytes are their serialization.

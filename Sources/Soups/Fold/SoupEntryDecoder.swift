@@ -1,0 +1,52 @@
+import EventJournal
+import LosslessJSON
+
+/// Parses the payloads of saves and fetched pages ahead of the soup fold, on the thread that
+/// reads a rebuild's, a recovery's or a compaction's entries (``ProjectionEntryDecoder``).
+///
+/// It trims each record to the members its soup's fold reads, as far as the decoder knows: as
+/// the fold's state held them when the decoder was made, then as the registrations, alters and
+/// drops it decodes change them. The fold checks that it still reads those
+/// (``ParsedSave/keptMembers``, ``DecodedPage/keptMembers``) and parses again when they differ
+/// (a create that started uploading adds a member the decoder cannot know). An entry of a soup
+/// it does not know is parsed whole, which fits any state.
+struct SoupEntryDecoder: ProjectionEntryDecoder {
+    /// Each known soup's ``SoupCatalogEntry/foldedRecordMembers``; a soup whose saves are
+    /// folded whole is absent.
+    var saveMembers: [String: [String]]
+    /// Each known soup's ``SoupProjection/spliceableMembers(ofSoup:in:)``; a soup whose pages
+    /// are folded whole is absent.
+    var pageMembers: [String: [String]]
+
+    /// A ``ParsedSave`` for a save, a ``DecodedPage`` for a fetched page; `nil` for other kinds
+    /// and for an entry the fold must report itself.
+    mutating func decode(_ entry: JournalEntry) -> (any Sendable)? {
+        switch entry.kind {
+        case SoupEntryKind.saved.kind:
+            let kept = entry.header["soup"]?.string.flatMap { saveMembers[$0] }
+            return try? ParsedSave(entry, keepingMembers: kept)
+        case .syncDownPageFetched:
+            return SoupProjection.decodePage(entry, soupMembers: pageMembers)
+        case SoupEntryKind.registered.kind, SoupEntryKind.altered.kind, SoupEntryKind.dropped.kind:
+            learn(from: entry)
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// Follows a registration, an alter or a drop: a soup the decoder cannot read from the
+    /// entry is forgotten, so its records are parsed whole.
+    private mutating func learn(from entry: JournalEntry) {
+        guard let name = entry.header["soup"]?.string else { return }
+        saveMembers[name] = nil
+        pageMembers[name] = nil
+        guard entry.kind != SoupEntryKind.dropped.kind, let payload = try? entry.jsonPayload(),
+            payload["soup"]?.string == name, let soup = try? SoupCatalogEntry(json: payload),
+            let members = soup.foldedRecordMembers
+        else { return }
+        saveMembers[name] = members
+        // A new soup has no create uploading; an altered one may have, which the fold notices.
+        if !soup.indexesAddedFieldNames { pageMembers[name] = members }
+    }
+}

@@ -1,0 +1,71 @@
+import EventJournal
+import LosslessJSON
+import Soups
+import Testing
+
+/// A rebuild decodes saves ahead of the fold, on a second thread, trimming each record to the
+/// members its soup's fold reads as far as the decoder knows them; an alter the fold meets
+/// after the decoder was made must not leave an index built from a record missing members.
+@Suite struct SoupDecodeAheadTests {
+    private static func record(_ number: Int) -> JSONValue {
+        [
+            "Id": .string("a\(number)"), "Email": .string("e\(number)@example.com"),
+            "Amount": .number(JSONNumber(Int64(number * 3))), "Notes": ["deep": [1, ["x": .string("n\(number)")]]],
+        ]
+    }
+
+    /// Transactions of 70 entries: the decoder of each knows the soups as folded before it
+    /// and follows the registrations, alters and drops it decodes itself, while alters, drops
+    /// and registrations land in the middle of transactions.
+    @Test func aRebuildDecodingAheadStoresWhatTheAppendStoredWhereverSoupsChange() throws {
+        let fixture = try SoupFixture("soups-decode-ahead", rebuildBatchSize: 70)
+        defer { fixture.remove() }
+        let store = fixture.store
+        try store.registerSoup("accounts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
+        for number in 0..<100 { try store.create("accounts", Self.record(number)) }
+        // Entry 102, in the second transaction: its decoder still reads only `Id`.
+        try store.alterSoup(
+            "accounts", indexSpecs: [IndexSpec(path: "Id", type: .string), IndexSpec(path: "Email", type: .string)],
+            reIndex: false)
+        for number in 100..<150 { try store.create("accounts", Self.record(number)) }
+        try store.alterSoup(
+            "accounts",
+            indexSpecs: [
+                IndexSpec(path: "Id", type: .string), IndexSpec(path: "Email", type: .string),
+                IndexSpec(path: "Amount", type: .integer),
+            ], reIndex: true)
+        for number in 150..<200 { try store.create("accounts", Self.record(number)) }
+        try store.dropSoup("accounts")
+        try store.registerSoup(
+            "accounts",
+            indexSpecs: [IndexSpec(path: "Notes.deep.x", type: .json1), IndexSpec(path: "Email", type: .string)])
+        for number in 200..<300 { try store.create("accounts", Self.record(number)) }
+        #expect(try store.query(.exact("accounts", path: "Email", value: "e250@example.com", pageSize: 10)).count == 1)
+        #expect(try fixture.rebuildMatches())
+    }
+
+    /// An alter whose header names another soup than its payload is folded by its payload, so
+    /// the decoder cannot follow it: the fold must notice that the saves after it were trimmed
+    /// for the soup's old indexes, and parse them again.
+    @Test func aSaveTrimmedForIndexesAnAlterChangedIsParsedAgain() throws {
+        let fixture = try SoupFixture("soups-decode-ahead", rebuildBatchSize: 70)
+        defer { fixture.remove() }
+        let store = fixture.store
+        try store.registerSoup("accounts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
+        for number in 0..<100 { try store.create("accounts", Self.record(number)) }
+        let registered = try #require(try fixture.journal.entry(at: 1)?.jsonPayload().object)
+        let nextIndexId = try #require(registered["nextIndexId"]?.number?.int64Value)
+        var altered = registered
+        altered["indexes"] = .array(
+            (registered["indexes"]?.array ?? []) + [
+                ["path": "Email", "type": "string", "id": .number(JSONNumber(nextIndexId))]
+            ])
+        altered["nextIndexId"] = .number(JSONNumber(nextIndexId + 1))
+        altered["reIndex"] = true
+        try fixture.journal.append(
+            JournalEntry.Draft(kind: "soup.altered", header: ["soup": .string("decoy")], json: .object(altered)))
+        for number in 100..<150 { try store.create("accounts", Self.record(number)) }
+        #expect(try store.query(.exact("accounts", path: "Email", value: "e120@example.com", pageSize: 10)).count == 1)
+        #expect(try fixture.rebuildMatches())
+    }
+}
