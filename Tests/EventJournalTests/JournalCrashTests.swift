@@ -25,9 +25,10 @@ import Testing
         let killCount = 24
         for round in 0..<killCount {
             let child = try writer.start([store.path, String(round)])
-            // The child needs a few milliseconds to start; spread the kills from before its
-            // first append to deep inside its loop.
-            let delayMicroseconds = UInt32.random(in: 2_000...120_000, using: &generator)
+            // The child needs a few milliseconds to start, and far more while the other suites
+            // load both cores; spread the kills from before its first append to deep inside
+            // its loop.
+            let delayMicroseconds = UInt32.random(in: 2_000...250_000, using: &generator)
             try await Task.sleep(for: .microseconds(delayMicroseconds))
             kill(child.processIdentifier, SIGKILL)
             await child.exited()

@@ -70,6 +70,9 @@ package struct SyncLeases: Sendable {
     /// Whether a live owner — another process, or any manager of this one — holds sync `id`'s
     /// lease. Creates nothing: a store whose syncs never ran has no lease files.
     ///
+    /// A lease that looks held is tested again after the same short waits as ``acquire(syncId:)``:
+    /// a process this one spawns holds a lease just released from its fork to its exec.
+    ///
     /// - Throws: ``SyncError/Code/leaseUnavailable`` when an existing lease file cannot be opened
     ///   or tested.
     package func isHeld(syncId id: Int64) throws(SyncError) -> Bool {
@@ -77,11 +80,17 @@ package struct SyncLeases: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { return false }
         let descriptor = try openFile(path, flags: O_RDONLY)
         defer { close(descriptor) }
-        return try withGate(creating: false) { () throws(SyncError) -> Bool in
-            guard try Self.tryLock(descriptor, path: path) else { return true }
-            Self.unlock(descriptor)
-            return false
-        } ?? false
+        for attempt in 0...Self.busyRetryMax {
+            let held =
+                try withGate(creating: false) { () throws(SyncError) -> Bool in
+                    guard try Self.tryLock(descriptor, path: path) else { return true }
+                    Self.unlock(descriptor)
+                    return false
+                } ?? false
+            guard held else { return false }
+            if attempt < Self.busyRetryMax { usleep(Self.busyRetryMicroseconds) }
+        }
+        return true
     }
 
     // MARK: - Files
