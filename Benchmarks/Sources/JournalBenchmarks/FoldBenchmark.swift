@@ -59,7 +59,7 @@ struct FoldBenchmark {
         var folded: UInt64 = 0
         var cpuSeconds = 0.0
         let wall = try ContinuousClock().measure {
-            cpuSeconds = try threadCPUSeconds { try store.journal.rebuild { done, _ in folded = done } }
+            cpuSeconds = try processCPUSeconds { try store.journal.rebuild { done, _ in folded = done } }
         }
         let key = configuration.rawValue
         figures.journalEntries[key] = Int(last)

@@ -120,7 +120,7 @@ struct StateAsOfSoupsBenchmark {
         var cpuSeconds = 0.0
         var folded: UInt64 = 0
         let fold = try ContinuousClock().measure {
-            cpuSeconds = try threadCPUSeconds { try journal.rebuild { done, _ in folded = done } }
+            cpuSeconds = try processCPUSeconds { try journal.rebuild { done, _ in folded = done } }
         }
         figures.entriesFolded = Int(folded)
         figures.foldEntriesPerSecond = (Double(folded) / fold.inSeconds).rounded(decimals: 0)
