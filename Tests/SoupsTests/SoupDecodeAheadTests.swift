@@ -14,16 +14,23 @@ import Testing
         ]
     }
 
+    /// Rebuilt in transactions of 70 entries: `accounts`, indexed by `Id`, and its first 100
+    /// records (entries 1–101).
+    private static func accountsIndexedById() throws -> SoupFixture {
+        let fixture = try SoupFixture("soups-decode-ahead", rebuildBatchSize: 70)
+        try fixture.store.registerSoup("accounts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
+        for number in 0..<100 { try fixture.store.create("accounts", record(number)) }
+        return fixture
+    }
+
     /// Transactions of 70 entries: the decoder of each knows the soups as folded before it
     /// and follows the registrations, alters and drops it decodes itself, while alters, drops
     /// and registrations land in the middle of transactions.
     @Test func aRebuildDecodingAheadStoresWhatTheAppendStoredWhereverSoupsChange() throws {
-        let fixture = try SoupFixture("soups-decode-ahead", rebuildBatchSize: 70)
+        let fixture = try Self.accountsIndexedById()
         defer { fixture.remove() }
         let store = fixture.store
-        try store.registerSoup("accounts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
-        for number in 0..<100 { try store.create("accounts", Self.record(number)) }
-        // Entry 102, in the second transaction: its decoder still reads only `Id`.
+        // Entry 102, in the middle of the second transaction, whose decoder started with `Id` only.
         try store.alterSoup(
             "accounts", indexSpecs: [IndexSpec(path: "Id", type: .string), IndexSpec(path: "Email", type: .string)],
             reIndex: false)
@@ -48,11 +55,9 @@ import Testing
     /// the decoder cannot follow it: the fold must notice that the saves after it were trimmed
     /// for the soup's old indexes, and parse them again.
     @Test func aSaveTrimmedForIndexesAnAlterChangedIsParsedAgain() throws {
-        let fixture = try SoupFixture("soups-decode-ahead", rebuildBatchSize: 70)
+        let fixture = try Self.accountsIndexedById()
         defer { fixture.remove() }
         let store = fixture.store
-        try store.registerSoup("accounts", indexSpecs: [IndexSpec(path: "Id", type: .string)])
-        for number in 0..<100 { try store.create("accounts", Self.record(number)) }
         let registered = try #require(try fixture.journal.entry(at: 1)?.jsonPayload().object)
         let nextIndexId = try #require(registered["nextIndexId"]?.number?.int64Value)
         var altered = registered

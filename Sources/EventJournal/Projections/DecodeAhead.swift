@@ -30,11 +30,10 @@ enum DecodeAhead {
         var values: [(any Sendable)?]
     }
 
-    /// Whether a fold of `count` entries with `decoders` reads ahead on a second thread: only
-    /// with more than one processor, a decoder and a range worth a thread.
-    static func isWorthwhile(count: UInt64, decoders: [(any ProjectionEntryDecoder)?]) -> Bool {
+    /// Whether a fold of `count` entries is worth a second thread: only a range long enough,
+    /// on a machine with more than one processor.
+    static func isWorthwhile(count: UInt64) -> Bool {
         count >= rangeCountMin && ProcessInfo.processInfo.activeProcessorCount > 1
-            && decoders.contains { $0 != nil }
     }
 
     /// Calls `body` with every stored entry of `range`, in order, read from `entriesTransaction`

@@ -230,11 +230,19 @@ struct ProjectionStore {
 
     // MARK: - Folding
 
-    /// Applies `entry` to every projection.
+    /// Applies `entry` to every projection, each with its decoder's value when `decoded` holds
+    /// one per projection (``DecodeAhead``).
     /// - Complexity: the sum of the projections' `apply`.
-    func apply(_ entry: JournalEntry, in context: ProjectionContext, kinds deltas: inout KindDeltas) throws {
-        for projection in projections {
-            try projection.apply(entry, in: context)
+    func apply(
+        _ entry: JournalEntry, decoded: [(any Sendable)?]? = nil, in context: ProjectionContext,
+        kinds deltas: inout KindDeltas
+    ) throws {
+        for (position, projection) in projections.enumerated() {
+            if let decoded {
+                try projection.apply(entry, decoded: decoded[position], in: context)
+            } else {
+                try projection.apply(entry, in: context)
+            }
         }
         deltas.count(entry.kind)
     }
@@ -252,13 +260,13 @@ struct ProjectionStore {
         var deltas = KindDeltas()
         var reached = FoldMark(sequence: range.lowerBound - 1, checksum: 0)
         let context = context(transaction)
-        let decoders = try projections.map { try $0.entryDecoder(in: context) }
-        if DecodeAhead.isWorthwhile(count: UInt64(range.count), decoders: decoders) {
+        // Decoders are asked only for a range worth a thread: most folds are a short tail.
+        let decoders =
+            DecodeAhead.isWorthwhile(count: UInt64(range.count))
+            ? try projections.map { try $0.entryDecoder(in: context) } : []
+        if decoders.contains(where: { $0 != nil }) {
             try DecodeAhead.forEachEntry(of: entries, in: entriesTransaction, range, decoders: decoders) { decoded in
-                for (projection, value) in zip(projections, decoded.values) {
-                    try projection.apply(decoded.entry, decoded: value, in: context)
-                }
-                deltas.count(decoded.entry.kind)
+                try apply(decoded.entry, decoded: decoded.values, in: context, kinds: &deltas)
                 reached = FoldMark(sequence: decoded.entry.sequence, checksum: decoded.checksum)
             }
         } else {

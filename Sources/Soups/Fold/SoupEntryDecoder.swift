@@ -42,11 +42,10 @@ struct SoupEntryDecoder: ProjectionEntryDecoder {
         saveMembers[name] = nil
         pageMembers[name] = nil
         guard entry.kind != SoupEntryKind.dropped.kind, let payload = try? entry.jsonPayload(),
-            payload["soup"]?.string == name, let soup = try? SoupCatalogEntry(json: payload),
-            let members = soup.foldedRecordMembers
+            payload["soup"]?.string == name, let soup = try? SoupCatalogEntry(json: payload)
         else { return }
-        saveMembers[name] = members
+        saveMembers[name] = soup.foldedRecordMembers
         // A new soup has no create uploading; an altered one may have, which the fold notices.
-        if !soup.indexesAddedFieldNames { pageMembers[name] = members }
+        pageMembers[name] = SoupProjection.spliceableMembers(of: soup, uploading: [])
     }
 }

@@ -118,10 +118,15 @@ extension SoupProjection {
     /// being uploaded, which a fetched record may be the server copy of; `nil` when every
     /// member is read: an unknown soup, or an index path that is empty or begins with `_`.
     static func spliceableMembers(ofSoup name: String, in state: SoupState) throws -> [String]? {
-        guard let soup = try state.catalogEntry(name), !soup.indexesAddedFieldNames,
-            var members = soup.foldedRecordMembers
-        else { return nil }
-        for path in try state.uploadingCreates(soup.soupId).map(\.field) {
+        guard let soup = try state.catalogEntry(name) else { return nil }
+        return spliceableMembers(of: soup, uploading: try state.uploadingCreates(soup.soupId).map(\.field))
+    }
+
+    /// The members the fold of any one-soup page of `soup` reads while creates with the
+    /// external id fields `uploading` are being uploaded; see ``spliceableMembers(ofSoup:in:)``.
+    static func spliceableMembers(of soup: SoupCatalogEntry, uploading: [String]) -> [String]? {
+        guard !soup.indexesAddedFieldNames, var members = soup.foldedRecordMembers else { return nil }
+        for path in uploading {
             guard let first = SoupPath.components(path).first else { return nil }
             members.append(first)
         }
