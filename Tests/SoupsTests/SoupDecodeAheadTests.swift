@@ -52,25 +52,42 @@ import Testing
     }
 
     /// An alter whose header names another soup than its payload is folded by its payload, so
-    /// the decoder cannot follow it: the fold must notice that the saves after it were trimmed
-    /// for the soup's old indexes, and parse them again.
-    @Test func aSaveTrimmedForIndexesAnAlterChangedIsParsedAgain() throws {
+    /// the decoder cannot follow it, and the saves after it were decoded for the soup's old
+    /// indexes. An index on a new member (`Email`) leaves their records trimmed without it: the
+    /// fold must parse them again. One on a member the fold already reads (`Id`) leaves the
+    /// parse usable but not the index keys the decoder computed: the fold must compute them again.
+    @Test(arguments: [
+        (
+            ["path": "Email", "type": "string"] as JSONValue,
+            QuerySpec.exact("accounts", path: "Email", value: "e120@example.com")
+        ),
+        (
+            ["path": "Id", "type": "full_text"] as JSONValue,
+            QuerySpec.match("accounts", path: "Id", expression: "a120")
+        ),
+    ])
+    func savesDecodedForIndexesAnAlterChangedAreParsedAndIndexedAgain(added: JSONValue, query: QuerySpec) throws {
         let fixture = try Self.accountsIndexedById()
         defer { fixture.remove() }
         let store = fixture.store
+        try Self.appendAlterTheDecoderCannotFollow(adding: added, in: fixture)
+        for number in 100..<150 { try store.create("accounts", Self.record(number)) }
+        #expect(try store.query(query).count == 1)
+        #expect(try fixture.rebuildMatches())
+    }
+
+    /// Appends an alter of `accounts` (re-indexing) that adds `index`, under a header naming
+    /// another soup: it is folded by its payload, and the decoder cannot follow it.
+    private static func appendAlterTheDecoderCannotFollow(adding index: JSONValue, in fixture: SoupFixture) throws {
         let registered = try #require(try fixture.journal.entry(at: 1)?.jsonPayload().object)
         let nextIndexId = try #require(registered["nextIndexId"]?.number?.int64Value)
+        var added = try #require(index.object)
+        added["id"] = .number(JSONNumber(nextIndexId))
         var altered = registered
-        altered["indexes"] = .array(
-            (registered["indexes"]?.array ?? []) + [
-                ["path": "Email", "type": "string", "id": .number(JSONNumber(nextIndexId))]
-            ])
+        altered["indexes"] = .array((registered["indexes"]?.array ?? []) + [.object(added)])
         altered["nextIndexId"] = .number(JSONNumber(nextIndexId + 1))
         altered["reIndex"] = true
         try fixture.journal.append(
             JournalEntry.Draft(kind: "soup.altered", header: ["soup": .string("decoy")], json: .object(altered)))
-        for number in 100..<150 { try store.create("accounts", Self.record(number)) }
-        #expect(try store.query(.exact("accounts", path: "Email", value: "e120@example.com", pageSize: 10)).count == 1)
-        #expect(try fixture.rebuildMatches())
     }
 }

@@ -73,9 +73,11 @@ struct RecoveryBenchmark {
         // The files as the kill left them, for the power-loss case below.
         let copy = directory.appending("copy")
         try FileManager.default.copyItem(at: store, to: copy)
-        // After a reboot nothing of the files is waiting to be written: sync the copy, so the
-        // open does not pay for writing out the gigabytes the copy just dirtied.
+        // After a reboot nothing is waiting to be written: sync the copy, so the open does not
+        // pay for writing out the gigabytes the copy just dirtied, and then every file, so the
+        // kernel is not writing out the child's store in the background while the open is timed.
         try Self.syncEveryFile(under: copy)
+        sync()
         let figureKey = configuration.rawValue
         for (label, url, boot) in [("SIGKILL", store, "boot-1"), ("a power loss", copy, "boot-2")] {
             var opened: SyncStore?

@@ -96,11 +96,14 @@ public struct SoupProjection: Projection {
             transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
         var saveMembers: [String: [String]] = [:]
         var pageMembers: [String: [String]] = [:]
+        var indexedSoups: [String: SoupCatalogEntry] = [:]
         for name in try state.soupNames() {
-            saveMembers[name] = try state.catalogEntry(name)?.foldedRecordMembers
+            let soup = try state.catalogEntry(name)
+            saveMembers[name] = soup?.foldedRecordMembers
             pageMembers[name] = try Self.spliceableMembers(ofSoup: name, in: state)
+            indexedSoups[name] = soup.flatMap(SoupEntryDecoder.indexable)
         }
-        return SoupEntryDecoder(saveMembers: saveMembers, pageMembers: pageMembers)
+        return SoupEntryDecoder(saveMembers: saveMembers, pageMembers: pageMembers, indexedSoups: indexedSoups)
     }
 
     /// Folds one entry with the save or page its decoder parsed, when the parse still fits the
@@ -172,28 +175,43 @@ public struct SoupProjection: Projection {
         guard let records = parsed.value["records"]?.array, records.count == parsed.recordBytes.count else {
             return false
         }
-        try applySave(records, soup: soup, in: state, recordBytes: parsed.recordBytes)
+        try applySave(
+            records, soup: soup, in: state, recordBytes: parsed.recordBytes,
+            indexEntries: parsed.indexEntries(in: soup))
         return true
     }
 
-    /// Stores the records of a save; `recordBytes`, when given, are their bytes.
+    /// Stores the records of a save; `recordBytes` and `indexEntries`, when given, are their
+    /// bytes and their index entries in `soup`.
     private func applySave(
-        _ records: [JSONValue], soup: SoupCatalogEntry, in state: SoupState, recordBytes: [[UInt8]]?
+        _ records: [JSONValue], soup: SoupCatalogEntry, in state: SoupState, recordBytes: [[UInt8]]?,
+        indexEntries: [IndexEntries]? = nil
     ) throws {
-        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
-        let newRecordPlacement = try state.newRecordPlacement(in: soup)
+        let storedNextEntryId = try state.meta(SoupDatabases.nextEntryIdKey)
+        var nextEntryId = storedNextEntryId ?? 1
+        // Read only for a save that adds a record: an edit, the usual save, needs neither it
+        // nor the put of an unchanged next id below.
+        var newRecordPlacement: SoupState.RecordPlacement?
         for (position, record) in records.enumerated() {
             guard let entryId = record[SoupStore.entryIdField]?.number?.int64Value, entryId > 0 else {
                 throw SoupError(.storage, "a saved record of soup \(soup.name) has no _soupEntryId")
             }
             // Every stored id is below the next id, so a record at or above it replaces nothing
             // and its key follows every key of its soup.
-            let placement = UInt64(entryId) < nextEntryId ? .anywhere : newRecordPlacement
+            let placement: SoupState.RecordPlacement
+            if UInt64(entryId) < nextEntryId {
+                placement = .anywhere
+            } else {
+                placement = try newRecordPlacement ?? state.newRecordPlacement(in: soup)
+                newRecordPlacement = placement
+            }
             let bytes = recordBytes.flatMap { position < $0.count ? $0[position] : nil }
-            try state.putRecord(record, bytes: bytes, entryId: entryId, in: soup, placement: placement)
+            let entries = indexEntries.flatMap { position < $0.count ? $0[position] : nil }
+            try state.putRecord(
+                record, bytes: bytes, indexEntries: entries, entryId: entryId, in: soup, placement: placement)
             nextEntryId = max(nextEntryId, UInt64(entryId) + 1)
         }
-        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+        if nextEntryId != storedNextEntryId { try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId) }
     }
 
     /// Brings a version-2 state to version 3 (decision 0010): every record's full-text tokens

@@ -53,7 +53,12 @@ struct SoupState {
     }
 
     func meta(_ key: [UInt8], default defaultValue: UInt64) throws -> UInt64 {
-        try transaction.withValue(databases.meta, key: key) { $0.map(readBigEndian) } ?? defaultValue
+        try meta(key) ?? defaultValue
+    }
+
+    /// A stored counter, or `nil` when none is stored.
+    func meta(_ key: [UInt8]) throws -> UInt64? {
+        try transaction.withValue(databases.meta, key: key) { $0.map(readBigEndian) }
     }
 
     func record(_ soupId: UInt32, _ entryId: Int64) throws -> JSONValue? {
@@ -112,19 +117,21 @@ struct SoupState {
     ///
     /// - Parameters:
     ///   - bytes: the record's serialization when the caller has it already.
+    ///   - indexEntries: the record's index entries in `soup` when the caller has them already.
     ///   - lastModifiedDate: the stored record's `_soupLastModifiedDate` when `record` lacks
     ///     it (a fetched record whose bookkeeping fields are spliced into `bytes`).
     ///   - placement: what the caller knows about where the record's key falls.
     func putRecord(
-        _ record: JSONValue, bytes: [UInt8]? = nil, lastModifiedDate: Int64? = nil, entryId: Int64,
-        in soup: SoupCatalogEntry, placement: RecordPlacement = .anywhere
+        _ record: JSONValue, bytes: [UInt8]? = nil, indexEntries: IndexEntries? = nil, lastModifiedDate: Int64? = nil,
+        entryId: Int64, in soup: SoupCatalogEntry, placement: RecordPlacement = .anywhere
     ) throws {
         let replacing = placement == .anywhere
         let recordKey = SoupDatabases.recordKey(soup.soupId, entryId)
         // Skipping the old keys is only right if there are none: see `RecordPlacement`.
         assert(replacing || (try? transaction.get(databases.recordKeys, key: recordKey)) == nil, "not a new record")
-        var entries = try IndexEntries.keys(
-            for: record, entryId: entryId, in: soup, only: nil, transaction: transaction)
+        var entries =
+            try indexEntries
+            ?? IndexEntries.keys(for: record, entryId: entryId, in: soup, only: nil, transaction: transaction)
         let modified = lastModifiedDate ?? Self.lastModifiedDate(of: record)
         // Before the record is written: a list without a creation date takes the old record's.
         if replacing { try replaceIndexEntries(with: entries, recordKey: recordKey, modified: modified) }
@@ -244,7 +251,7 @@ struct SoupState {
 
     /// Where a record with a new id (at or above `next-entry-id`) falls in `soup`: after every
     /// key of the database in the newest soup, after every key of its soup otherwise (see
-    /// ``RecordPlacement``). Folds ask once per entry.
+    /// ``RecordPlacement``). Folds ask once per entry that adds records.
     func newRecordPlacement(in soup: SoupCatalogEntry) throws -> RecordPlacement {
         // Soups' keys are ordered by soup id, and dropped soups leave no keys behind.
         try UInt64(soup.soupId) + 1 == meta(SoupDatabases.nextSoupIdKey, default: 1) ? .last : .new

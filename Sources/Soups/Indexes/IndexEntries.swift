@@ -20,11 +20,26 @@ struct IndexEntries: Hashable, Sendable {
         for record: JSONValue, entryId: Int64, in soup: SoupCatalogEntry, only: Set<UInt16>?,
         transaction: Transaction
     ) throws -> IndexEntries {
+        try keys(for: record, entryId: entryId, in: soup, only: only) { try $0.digested(in: transaction) }
+    }
+
+    /// The keys `record` gets in the indexes of `soup`, or `nil` when one of them is hashed:
+    /// computed without a transaction, so ahead of the fold on another thread
+    /// (``ParsedSave/computeIndexEntries(in:)``), since a digest needs the environment's key.
+    static func keys(for record: JSONValue, entryId: Int64, inUnhashed soup: SoupCatalogEntry) -> IndexEntries? {
+        guard !soup.indexes.contains(where: { $0.spec.type == .hashed }) else { return nil }
+        return keys(for: record, entryId: entryId, in: soup, only: nil) { $0 }
+    }
+
+    private static func keys(
+        for record: JSONValue, entryId: Int64, in soup: SoupCatalogEntry, only: Set<UInt16>?,
+        digest: (IndexValue) throws -> IndexValue
+    ) rethrows -> IndexEntries {
         var entries = IndexEntries()
         for index in soup.indexes where only?.contains(index.id) ?? true {
             let value = SoupPath.project(record, components: index.pathComponents)
             var indexed = IndexValue.extract(value, as: index.spec.type)
-            if index.spec.type == .hashed { indexed = try indexed.digested(in: transaction) }
+            if index.spec.type == .hashed { indexed = try digest(indexed) }
             entries.add(indexed, index: index, soupId: soup.soupId, entryId)
             if index.spec.type == .fullText {
                 // Sorted: a Set's order differs between instances, and the stored key list must not.
