@@ -78,6 +78,27 @@ import Testing
         #expect(try journal.read { try KindCountsProjection.counts(in: $0) } == ["note.added": 12])
     }
 
+    /// A process being spawned holds copies of its parent's descriptors until it runs its
+    /// program, so the lock of a journal closed just then outlives it for a moment: here a
+    /// shared lock on another descriptor, released 50 ms after the rotation starts.
+    @Test func aRotationWaitsAMomentForALockReleasedJustAfterItStarts() throws {
+        let fixture = try JournalFixture("rotate-lock-moment")
+        defer { fixture.directory.remove() }
+        try Support.fill(fixture, key: Support.keyA, count: 3)
+        let store = fixture.directory.appending("store")
+        let descriptor = open(store.appendingPathComponent("store.lock").path, O_RDWR | O_CLOEXEC)
+        try #require(descriptor >= 0 && flock(descriptor, LOCK_SH) == 0)
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
+            close(descriptor)
+            released.signal()
+        }
+        defer { released.wait() }
+        let report = try Journal.rotateKey(directory: store, from: Support.keyA, to: Support.keyB)
+        #expect(!report.resumed)
+        #expect(try fixture.open(options: Support.options(Support.keyB)).entry(at: 3) != nil)
+    }
+
     @Test func rotationIsRefusedWhileTheStoreIsOpenAndForAPlaintextStoreOrAWrongKey() throws {
         let fixture = try JournalFixture("rotate-refused")
         defer { fixture.directory.remove() }
