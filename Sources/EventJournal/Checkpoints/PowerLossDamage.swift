@@ -3,7 +3,8 @@ package import Foundation
 import LMDBStore
 
 /// What a power loss can leave of a store's projections, for the simulation and tests of
-/// recovery: everything written without a sync, damaged in a seeded way.
+/// recovery: everything written without a sync, damaged in a seeded way. Projections the
+/// journal does not note as holding unsynced writes were synced whole, and are left alone.
 ///
 /// With a ``SyncedSnapshotRecord``, what was synced is the recorded snapshot: its pages (at or
 /// below its last page and not in its free-page database) stay as they were, and everything
@@ -15,12 +16,26 @@ package enum PowerLossDamage {
     package static func damageUnsyncedProjections(of store: URL, how: UInt64) throws {
         let projections = store.appendingPathComponent("projections", isDirectory: true)
         let file = projections.appendingPathComponent("data.mdb")
-        guard FileManager.default.fileExists(atPath: file.path) else { return }
+        guard FileManager.default.fileExists(atPath: file.path), try holdsUnsyncedWrites(store) else { return }
         if let record = SyncedSnapshotRecord.read(in: projections) {
             try damagePagesAfter(record.meta, in: file, how: how)
         } else {
             try damageWholeFile(file, checkpoints: store.appendingPathComponent("checkpoints"), how: how)
         }
+    }
+
+    /// Whether the journal of `store` notes projection writes not synced yet. A journal closed
+    /// or released syncs its projections and then removes the note, so without it the file is
+    /// on disk as it stands, recorded snapshot or not, and a power loss leaves it whole: damaging
+    /// it anyway made a reopen that rightly trusted it read the damage (a process killed before
+    /// its first write, after the previous one was released).
+    private static func holdsUnsyncedWrites(_ store: URL) throws -> Bool {
+        var options = EnvironmentOptions()
+        options.isReadOnly = true
+        let environment = try Environment(
+            directory: store.appendingPathComponent("journal", isDirectory: true), options: options)
+        let meta = try environment.database(named: Journal.metaDatabaseName)
+        return try environment.read { try $0.get(meta, key: Journal.unsyncedBootKey) != nil }
     }
 
     /// Damages what was written after the snapshot `meta`: bytes flipped in its unsynced
