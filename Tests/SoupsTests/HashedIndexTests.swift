@@ -41,6 +41,19 @@ import Testing
         #expect(try fixture.rebuildMatches())
     }
 
+    /// A rebuild long enough to decode ahead on a second thread: that thread computes the index
+    /// keys of saved records, but not a hashed index's digest, which needs the store's key.
+    @Test func aRebuildDecodingAheadDigestsAHashedIndexAsTheAppendDid() throws {
+        let fixture = try SoupFixture("hashed-decode-ahead", encryption: Self.key, rebuildBatchSize: 70)
+        defer { fixture.directory.remove() }
+        try fixture.store.registerSoup("contacts", indexSpecs: Self.specs)
+        for n in 1...100 { try fixture.store.create("contacts", Self.contact(n)) }
+        #expect(try fixture.rebuildMatches())
+        let found = try fixture.store.query(
+            .exact("contacts", path: "Email", value: .string("person70@secret-domain.example")))
+        #expect(found.map { $0["Name"] } == [.string("Contact 70")])
+    }
+
     @Test func rangesLikesAndOrderingOnAHashedIndexAreRefused() throws {
         let fixture = try Self.encryptedFixture()
         defer { fixture.directory.remove() }

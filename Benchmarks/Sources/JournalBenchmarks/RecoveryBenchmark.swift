@@ -73,10 +73,9 @@ struct RecoveryBenchmark {
         // The files as the kill left them, for the power-loss case below.
         let copy = directory.appending("copy")
         try FileManager.default.copyItem(at: store, to: copy)
-        // After a reboot nothing is waiting to be written: sync the copy, so the open does not
-        // pay for writing out the gigabytes the copy just dirtied, and then every file, so the
-        // kernel is not writing out the child's store in the background while the open is timed.
-        try Self.syncEveryFile(under: copy)
+        // After a reboot nothing is waiting to be written: sync every file, so the open does not
+        // pay for writing out the gigabytes the copy just dirtied, and the kernel is not writing
+        // out the child's store in the background while the open is timed.
         sync()
         let figureKey = configuration.rawValue
         for (label, url, boot) in [("SIGKILL", store, "boot-1"), ("a power loss", copy, "boot-2")] {
@@ -101,17 +100,6 @@ struct RecoveryBenchmark {
                 "  open after \(label): \(elapsed) (\(opening?.projections.description ?? ""), folded \(folded))")
         }
         figures.journalEntries[figureKey] = entries
-    }
-
-    /// Syncs every regular file under `directory` to disk.
-    private static func syncEveryFile(under directory: URL) throws {
-        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isRegularFileKey])
-        while let file = files?.nextObject() as? URL {
-            guard try file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
-            let handle = try FileHandle(forUpdating: file)
-            try handle.synchronize()
-            try handle.close()
-        }
     }
 
     /// Starts the child on `store`, waits until it says it is ready, kills it with SIGKILL, and

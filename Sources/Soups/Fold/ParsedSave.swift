@@ -28,9 +28,9 @@ struct ParsedSave: Sendable {
         keptMembers = kept
     }
 
-    /// Computes each record's index entries in `soup` (which must have no hashed index), so the
-    /// fold does not: a decoder does it on the thread that reads ahead. Leaves none when a record
-    /// has no entry id, which the fold reports.
+    /// Computes each record's index entries in `soup`, so the fold does not: a decoder does it on
+    /// the thread that reads ahead. Leaves none for a soup with a hashed index (its digest needs
+    /// the environment's key), or when a record has no entry id, which the fold reports.
     mutating func computeIndexEntries(in soup: SoupCatalogEntry) {
         guard let records = value["records"]?.array else { return }
         var entries: [IndexEntries] = []

@@ -17,9 +17,8 @@ struct SoupEntryDecoder: ProjectionEntryDecoder {
     /// Each known soup's ``SoupProjection/spliceableMembers(ofSoup:in:)``; a soup whose pages
     /// are folded whole is absent.
     var pageMembers: [String: [String]]
-    /// Each known soup's catalog entry, for the index keys of its saved records; a soup with a
-    /// hashed index (whose digest needs a transaction) is absent.
-    var indexedSoups: [String: SoupCatalogEntry]
+    /// Each known soup's catalog entry, for the index keys of its saved records.
+    var soups: [String: SoupCatalogEntry]
 
     /// A ``ParsedSave`` for a save, a ``DecodedPage`` for a fetched page; `nil` for other kinds
     /// and for an entry the fold must report itself.
@@ -30,7 +29,7 @@ struct SoupEntryDecoder: ProjectionEntryDecoder {
             guard var parsed = try? ParsedSave(entry, keepingMembers: soupName.flatMap { saveMembers[$0] }) else {
                 return nil
             }
-            if let soup = soupName.flatMap({ indexedSoups[$0] }) { parsed.computeIndexEntries(in: soup) }
+            if let soup = soupName.flatMap({ soups[$0] }) { parsed.computeIndexEntries(in: soup) }
             return parsed
         case .syncDownPageFetched:
             return SoupProjection.decodePage(entry, soupMembers: pageMembers)
@@ -48,18 +47,13 @@ struct SoupEntryDecoder: ProjectionEntryDecoder {
         guard let name = entry.header["soup"]?.string else { return }
         saveMembers[name] = nil
         pageMembers[name] = nil
-        indexedSoups[name] = nil
+        soups[name] = nil
         guard entry.kind != SoupEntryKind.dropped.kind, let payload = try? entry.jsonPayload(),
             payload["soup"]?.string == name, let soup = try? SoupCatalogEntry(json: payload)
         else { return }
         saveMembers[name] = soup.foldedRecordMembers
-        indexedSoups[name] = Self.indexable(soup)
+        soups[name] = soup
         // A new soup has no create uploading; an altered one may have, which the fold notices.
         pageMembers[name] = SoupProjection.spliceableMembers(of: soup, uploading: [])
-    }
-
-    /// `soup` when the decoder can compute its index keys: it has no hashed index.
-    static func indexable(_ soup: SoupCatalogEntry) -> SoupCatalogEntry? {
-        soup.indexes.contains { $0.spec.type == .hashed } ? nil : soup
     }
 }

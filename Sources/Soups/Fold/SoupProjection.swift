@@ -96,14 +96,14 @@ public struct SoupProjection: Projection {
             transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
         var saveMembers: [String: [String]] = [:]
         var pageMembers: [String: [String]] = [:]
-        var indexedSoups: [String: SoupCatalogEntry] = [:]
+        var soups: [String: SoupCatalogEntry] = [:]
         for name in try state.soupNames() {
             let soup = try state.catalogEntry(name)
             saveMembers[name] = soup?.foldedRecordMembers
             pageMembers[name] = try Self.spliceableMembers(ofSoup: name, in: state)
-            indexedSoups[name] = soup.flatMap(SoupEntryDecoder.indexable)
+            soups[name] = soup
         }
-        return SoupEntryDecoder(saveMembers: saveMembers, pageMembers: pageMembers, indexedSoups: indexedSoups)
+        return SoupEntryDecoder(saveMembers: saveMembers, pageMembers: pageMembers, soups: soups)
     }
 
     /// Folds one entry with the save or page its decoder parsed, when the parse still fits the
