@@ -14,6 +14,9 @@ import LosslessJSON
 final class DevToolsBrowser {
     /// How long one command or one wait for a page may take.
     static let waitLimitSeconds = 90.0
+    /// How long one check of a wait may take before it is asked again: an evaluation sent while
+    /// the page navigates may never be answered, and one lost answer must not use up the wait.
+    static let checkLimitSeconds = 5.0
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -80,10 +83,11 @@ final class DevToolsBrowser {
     }
 
     /// The value of `expression` evaluated in the page (awaiting a promise it gives).
-    func evaluate(_ expression: String) throws -> JSONValue {
+    func evaluate(_ expression: String, limitSeconds: Double = waitLimitSeconds) throws -> JSONValue {
         let answer = try call(
             "Runtime.evaluate",
-            ["expression": .string(expression), "returnByValue": true, "awaitPromise": true])
+            ["expression": .string(expression), "returnByValue": true, "awaitPromise": true],
+            limitSeconds: limitSeconds)
         if let exception = answer["exceptionDetails"] {
             throw Failure(description: "\(expression) threw \(exception.serializedString)")
         }
@@ -94,10 +98,11 @@ final class DevToolsBrowser {
     func wait(until condition: String) throws {
         let deadline = Date(timeIntervalSinceNow: Self.waitLimitSeconds)
         while Date() < deadline {
-            if (try? evaluate("Boolean(\(condition))")) == .bool(true) { return }
+            let limit = min(Self.checkLimitSeconds, max(0.1, deadline.timeIntervalSinceNow))
+            if (try? evaluate("Boolean(\(condition))", limitSeconds: limit)) == .bool(true) { return }
             usleep(50_000)
         }
-        let text = (try? evaluate("document.body.innerText"))?.string ?? ""
+        let text = (try? evaluate("document.body.innerText", limitSeconds: Self.checkLimitSeconds))?.string ?? ""
         throw Failure(description: "waited in vain for \(condition); the page says: \(text.prefix(400))")
     }
 
@@ -106,7 +111,13 @@ final class DevToolsBrowser {
         try evaluate("document.body.innerText").string ?? ""
     }
 
-    private func call(_ method: String, _ parameters: [String: JSONValue], inPage: Bool = true) throws -> JSONValue {
+    /// Sends a command and returns its answer. Answers to earlier commands that ran out of time
+    /// are skipped by their ids.
+    private func call(
+        _ method: String, _ parameters: [String: JSONValue], inPage: Bool = true,
+        limitSeconds: Double = waitLimitSeconds
+    ) throws -> JSONValue {
+        let deadline = Date(timeIntervalSinceNow: limitSeconds)
         let id = nextId
         nextId += 1
         var message: [String: JSONValue] = [
@@ -122,14 +133,14 @@ final class DevToolsBrowser {
             written += count
         }
         while true {
-            let answer = try readMessage()
+            let answer = try readMessage(before: deadline, method: method)
             guard answer["id"] == .number(JSONNumber(Int64(id))) else { continue }
             if let error = answer["error"] { throw Failure(description: "\(method): \(error.serializedString)") }
             return answer["result"] ?? .null
         }
     }
 
-    private func readMessage() throws -> JSONValue {
+    private func readMessage(before deadline: Date, method: String) throws -> JSONValue {
         while true {
             if let end = buffer.firstIndex(of: 0) {
                 let message = Array(buffer[..<end])
@@ -137,8 +148,9 @@ final class DevToolsBrowser {
                 return try JSONValue(parsing: message)
             }
             var descriptor = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, Int32(Self.waitLimitSeconds * 1000)) == 1 else {
-                throw Failure(description: "Chromium did not answer within \(Self.waitLimitSeconds) s")
+            let millisecondsLeft = Int32(max(0, deadline.timeIntervalSinceNow) * 1000)
+            guard poll(&descriptor, 1, millisecondsLeft) == 1 else {
+                throw Failure(description: "Chromium did not answer \(method) in time")
             }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { read(answers, $0.baseAddress, $0.count) }

@@ -50,11 +50,13 @@ public struct CheckpointPolicy: Sendable, Hashable {
     public var snapshotJournalBytesMax: Int = 32 << 20
 
     /// Whether the projections' synced snapshot is pinned and recorded as the recovery point
-    /// after a power loss (decision 0014). Off by default for now: measured in one run
-    /// (`journal-benchmarks soup --records 100000`), it makes the app default's plaintext
-    /// insert 37 % slower and its store 40 % larger (pages kept from reuse, and each renewal's
-    /// sync), for an open after a power loss of a 1,000,000-record store in 0.6 s instead of
-    /// 4.5 s. Off, a power loss restores the newest checkpoint and folds every entry after it.
+    /// after a power loss (decision 0014). Off by default (decision 0019): measured with
+    /// `journal-benchmarks soup --records 100000`, it makes the app default's plaintext insert
+    /// 13 % slower and its store 23 % larger (pages kept from reuse, and each renewal's sync),
+    /// for an open after a power loss of a 1,000,000-record store in 0.6 s instead of
+    /// 3.1–3.7 s. Off, a power loss restores the newest checkpoint or the anchor and folds every
+    /// entry after it. A process killed without a power loss reopens in a few milliseconds
+    /// either way.
     public var pinsSyncedSnapshots = false
 
     /// Growth of the projections' file since a process pinned their synced snapshot that
