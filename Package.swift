@@ -42,7 +42,7 @@ let package = Package(
     ],
     targets: [
         // MARK: - Foundations
-        .target(name: "Determinism"),
+        .target(name: "Determinism", dependencies: [logging]),
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism"]),
         .target(name: "LosslessJSON"),
         .testTarget(name: "LosslessJSONTests", dependencies: ["LosslessJSON", "Determinism"]),
@@ -71,7 +71,7 @@ let package = Package(
         // A child process for the crash-safety tests: it appends until it is killed.
         .executableTarget(
             name: "journal-crash-writer",
-            dependencies: ["EventJournal", "Determinism", "LosslessJSON", "SyncTesting", logging],
+            dependencies: ["EventJournal", "LMDBStore", "Determinism", "LosslessJSON", "SyncTesting", logging],
             path: "Tests/JournalCrashWriter"
         ),
 
@@ -82,7 +82,8 @@ let package = Package(
         .executableTarget(
             name: "store-crash-worker",
             dependencies: [
-                "EventJournal", "MobileSync", "SalesforceAPI", "Soups", "Determinism", "LosslessJSON", logging,
+                "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "Soups", "Determinism", "LosslessJSON",
+                logging,
             ],
             path: "Tests/StoreCrashWorker"
         ),
@@ -107,9 +108,8 @@ let package = Package(
         .executableTarget(
             name: "msync",
             dependencies: [
-                "EventJournal", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups", "Determinism",
-                "LosslessJSON",
-                "ToolSupport", "JournalInspector", "SmartStoreImport",
+                "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups",
+                "Determinism", "LosslessJSON", "ToolSupport", "JournalInspector", "SmartStoreImport",
                 argumentParser, logging,
             ],
             path: "Tools/msync",
@@ -244,9 +244,7 @@ let package = Package(
             name: "SyncTesting",
             dependencies: [
                 // CSQLite: SmartStoreFixture writes SmartStore database files for the import tests.
-                "CSQLite", "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups",
-                "Determinism", "LosslessJSON",
-                logging,
+                "CSQLite", "EventJournal", "LMDBStore", "Soups", "Determinism", "LosslessJSON", logging,
             ]
         ),
     ],

@@ -261,8 +261,10 @@ public final class Environment: Sendable {
                 LMDBCalls.transactionAbort(transaction)
                 throw fault
             }
+            CrashPlan.reach(.beforeCommit, folderName: directory.lastPathComponent)
             // mdb_txn_commit frees the transaction whether or not it succeeds.
             try LMDBCalls.transactionCommit(transaction)
+            CrashPlan.reach(.afterCommit, folderName: directory.lastPathComponent)
             return result
         }
     }

@@ -45,10 +45,17 @@ public struct BuiltProduct: Sendable {
     /// - Parameters:
     ///   - arguments: the command-line arguments, without the executable's name.
     ///   - quietly: discard its output instead of sharing the test's.
-    public func start(_ arguments: [String], quietly: Bool = false) throws -> Process {
+    ///   - addedEnvironment: variables set for the child on top of the test's own environment
+    ///     (a crash point, for instance).
+    public func start(
+        _ arguments: [String], quietly: Bool = false, addedEnvironment: [String: String] = [:]
+    ) throws -> Process {
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        if !addedEnvironment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(addedEnvironment) { _, added in added }
+        }
         if quietly {
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -113,6 +120,24 @@ extension Process {
             try await Task.sleep(for: .milliseconds(5))
         }
         return condition()
+    }
+
+    /// Waits for a child started with a crash point to kill itself there; returns whether it
+    /// ended by `SIGKILL`.
+    ///
+    /// The child crashes at its own Nth commit, so nothing here depends on timing; the limit only
+    /// stops a child whose point never comes (a test that picked a commit past the end of its
+    /// work), which is then killed and reported as not crashed instead of hanging the run.
+    /// - Parameter limit: how long the child may run.
+    public func crashedAtItsPoint(limit: Duration = .seconds(600)) async throws -> Bool {
+        try await waitWhileRunning(until: { false }, limit: limit)
+        if isRunning {
+            kill(processIdentifier, SIGKILL)
+            await exited()
+            return false
+        }
+        await exited()
+        return terminationReason == .uncaughtSignal && terminationStatus == SIGKILL
     }
 
     /// Waits for the process to exit without blocking a thread of the cooperative pool, which

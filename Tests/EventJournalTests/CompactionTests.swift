@@ -6,12 +6,6 @@ import LosslessJSON
 import SyncTesting
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `Journal.compact`: the oldest entries go, the projections and every state from the horizon
 /// on stay exactly as they were.
 @Suite struct CompactionTests {
@@ -269,13 +263,14 @@ import Testing
         #expect(report.keptBecause.contains("pinning still needs entry 40"))
     }
 
-    /// Kills a child that appends, pins synced snapshots and compacts itself (archiving what it
-    /// removes) at seeded moments, and after every other kill also loses power: what the child
-    /// wrote to the projections without a sync is damaged and the machine restarts. After
-    /// every kill the store opens, verifies from its horizon, its kind counts are those of
-    /// every entry ever appended, and the archive continues without a gap or a repeat up to
-    /// the horizon.
-    @Test func compactionAndPinsInterruptedBySIGKILLOrAPowerLossAtSeededMomentsLeaveAValidStore() async throws {
+    /// A child that appends, pins synced snapshots and compacts itself (archiving what it
+    /// removes) kills itself at seeded commits: of its journal (appends and compactions), or of
+    /// its anchor (only inside a compaction); after every other crash the machine also loses
+    /// power: what the child wrote to the projections without a sync is damaged and the machine
+    /// restarts. After every crash the store opens, verifies from its horizon, its kind counts
+    /// are those of every entry ever appended, and the archive continues without a gap or a
+    /// repeat up to the horizon.
+    @Test func compactionAndPinsInterruptedBySIGKILLOrAPowerLossAtSeededCommitsLeaveAValidStore() async throws {
         let fixture = try JournalFixture("compact-crash")
         defer { fixture.directory.remove() }
         let store = fixture.directory.appending("store")
@@ -283,30 +278,23 @@ import Testing
         let writer = try BuiltProduct("journal-crash-writer")
         var generator = SplitMix64(seed: 20_261_124)
         var lastSeen: UInt64 = 0
-        var compactedKills = 0
+        var compactedRounds = 0
         var snapshotRestores = 0
-        let killCount = 16
+        let roundCount = 16
         var options = manualOptions
         options.compactionArchive = archive
-        let compactedMarker = archive.path + ".compacted"
-        for round in 0..<killCount {
-            try? FileManager.default.removeItem(atPath: compactedMarker)
-            let child = try writer.start([store.path, String(round), archive.path])
-            if round >= killCount / 2 {
-                // On a loaded machine a child can need longer than the longest delay to reach
-                // its first compaction; the second half of the kills waits until the child has
-                // seen its store compacted, so they land while a compacted store is appended to
-                // and compacted again.
-                try await child.waitWhileRunning(until: { FileManager.default.fileExists(atPath: compactedMarker) })
-            }
-            try await Self.killAfterDelay(child, 5_000...150_000, round: round, generator: &generator)
+        for round in 0..<roundCount {
+            let point = Self.crashPoint(round: round, generator: &generator)
+            let child = try writer.start(
+                [store.path, String(round), archive.path], addedEnvironment: point.environment)
+            #expect(try await child.crashedAtItsPoint(), "round \(round) (\(point)): the child did not crash")
             let journal = try Self.reopen(fixture, afterRound: round, options: options, generator: &generator)
             if case .restoredSyncedSnapshot = journal.openingReport.projections { snapshotRestores += 1 }
             let last = try journal.lastSequence()
             #expect(last >= lastSeen, "round \(round): the journal lost committed entries")
             lastSeen = last
             let horizon = try journal.horizon()
-            if horizon.isCompacted { compactedKills += 1 }
+            if horizon.isCompacted { compactedRounds += 1 }
             #expect(
                 try journal.entries(in: horizon.firstSequence...max(horizon.firstSequence, last)).allSatisfy(
                     CrashWriterPayload.matches))
@@ -329,16 +317,17 @@ import Testing
             }
             #expect(expected >= horizon.firstSequence, "round \(round): the archive stops before the horizon")
         }
-        #expect(compactedKills >= killCount / 2, "too few kills landed after the child compacted")
+        // Every crash after the first round's lands in a compacted store.
+        #expect(compactedRounds >= roundCount - 1, "only \(compactedRounds) crashes left a compacted store")
         #expect(snapshotRestores >= 1, "no power loss reopened a pinned snapshot")
     }
 
     /// Two processes append to one store, and each compacts it (folding into its anchor) and
-    /// pins synced snapshots as it goes; both are killed at seeded moments, one after the
-    /// other, and every other round ends in a simulated power loss. Each time nothing
-    /// committed is lost, the counts hold, `verify` passes and the anchor holds the horizon's
-    /// state: neither process's fold into the anchor is lost or repeated by the other's.
-    @Test func twoProcessesCompactingOneStoreKilledAtSeededMomentsLeaveAValidStore() async throws {
+    /// pins synced snapshots as it goes; each kills itself at a seeded commit of its journal,
+    /// and every other round ends in a simulated power loss. Each time nothing committed is
+    /// lost, the counts hold, `verify` passes and the anchor holds the horizon's state: neither
+    /// process's fold into the anchor is lost or repeated by the other's.
+    @Test func twoProcessesCompactingOneStoreCrashingAtSeededCommitsLeaveAValidStore() async throws {
         let fixture = try JournalFixture("compact-two-processes")
         defer { fixture.directory.remove() }
         let store = fixture.directory.appending("store")
@@ -350,15 +339,24 @@ import Testing
             // Each child appends what it removes to an archive of its own: two processes
             // appending to one file would interleave their lines.
             let archives = ["a", "b"].map { fixture.directory.appending("archive-\($0)-\(round).jsonl").path }
-            let children = try archives.enumerated().map { index, archive in
-                try writer.start([store.path, String(round * 2 + index), archive])
+            // Deep enough into its loop that each child has seen the store compacted, whatever
+            // the other did meanwhile: the first compaction comes within about 20 appends.
+            let points = archives.map { _ in
+                CrashPoint(
+                    folderName: "journal", commit: Int.random(in: 60...160, using: &generator),
+                    moment: Bool.random(using: &generator) ? .afterCommit : .beforeCommit)
             }
-            let bothSawCompaction = try await children[0].waitWhileRunning(until: {
-                archives.allSatisfy { FileManager.default.fileExists(atPath: $0 + ".compacted") }
-            })
-            #expect(bothSawCompaction, "round \(round): a child never saw its store compacted")
-            for child in children {
-                try await Self.killAfterDelay(child, 5_000...80_000, round: round, generator: &generator)
+            let children = try zip(archives, points).enumerated().map { index, child in
+                try writer.start(
+                    [store.path, String(round * 2 + index), child.0], addedEnvironment: child.1.environment)
+            }
+            for (child, point) in zip(children, points) {
+                #expect(try await child.crashedAtItsPoint(), "round \(round) (\(point)): a child did not crash")
+            }
+            for archive in archives {
+                #expect(
+                    FileManager.default.fileExists(atPath: archive + ".compacted"),
+                    "round \(round): a child never saw its store compacted")
             }
             let journal = try Self.reopen(fixture, afterRound: round, options: manualOptions, generator: &generator)
             let last = try journal.lastSequence()
@@ -378,17 +376,18 @@ import Testing
         #expect(compactedRounds == 6)
     }
 
-    /// Kills `child` with SIGKILL after a seeded delay (microseconds), and waits for it.
-    private static func killAfterDelay(
-        _ child: Process, _ delay: ClosedRange<UInt32>, round: Int, generator: inout SplitMix64
-    ) async throws {
-        try await Task.sleep(for: .microseconds(UInt32.random(in: delay, using: &generator)))
-        kill(child.processIdentifier, SIGKILL)
-        await child.exited()
-        #expect(child.terminationReason == .uncaughtSignal, "round \(round): a child exited on its own")
+    /// Round `round`'s crash point: every third round inside a compaction (a commit of the
+    /// anchor, which only a compaction writes), the others at an append or a compaction (a
+    /// commit of the journal), deep enough into the child's loop to reach its first compaction.
+    private static func crashPoint(round: Int, generator: inout SplitMix64) -> CrashPoint {
+        let moment: CrashPoint.Moment = Bool.random(using: &generator) ? .afterCommit : .beforeCommit
+        if round % 3 == 2 {
+            return CrashPoint(folderName: "anchor", commit: Int.random(in: 1...3, using: &generator), moment: moment)
+        }
+        return CrashPoint(folderName: "journal", commit: Int.random(in: 20...120, using: &generator), moment: moment)
     }
 
-    /// Opens the store after round `round`'s kills; odd rounds first simulate a power loss: the
+    /// Opens the store after round `round`'s crashes; odd rounds first simulate a power loss: the
     /// projections' unsynced pages damaged, and another boot than the children's.
     private static func reopen(
         _ fixture: JournalFixture, afterRound round: Int, options: JournalOptions, generator: inout SplitMix64

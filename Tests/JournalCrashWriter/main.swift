@@ -9,10 +9,18 @@
 import Determinism
 import EventJournal
 import Foundation
+import LMDBStore
 import Logging
 import SyncTesting
 
 let arguments = CommandLine.arguments
+// The test names the commit at which this process kills itself (CrashPoint).
+do {
+    try CrashPlan.arm(fromEnvironment: ProcessInfo.processInfo.environment)
+} catch {
+    FileHandle.standardError.write(Data("journal-crash-writer: \(error)\n".utf8))
+    exit(2)
+}
 if arguments.count == 5, arguments[1] == "rotate" {
     do {
         var keys = (try StoreKey(hex: arguments[3]), try StoreKey(hex: arguments[4]))

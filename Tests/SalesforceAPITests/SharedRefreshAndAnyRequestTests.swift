@@ -10,17 +10,40 @@ import Testing
     /// to a refresh, counting the refreshes. In memory, not over loopback: six requests held
     /// open at once would take every connection URLSession allows one host, which the other
     /// suites' servers on 127.0.0.1 share.
+    ///
+    /// The refresh is answered only once every request has been refused with the old token, so
+    /// all of them are waiting on the one refresh when it ends, however the tasks are scheduled.
     final class TokenCheckingTransport: HTTPTransport {
         let refreshes = Mutex(0)
+        private let refusalsBeforeRefresh: Int
+        /// The refusals so far, and the refresh waiting for the last of them.
+        private let refusals = Mutex<(count: Int, waitingRefresh: CheckedContinuation<Void, Never>?)>((0, nil))
+
+        init(refusalsBeforeRefresh: Int) {
+            self.refusalsBeforeRefresh = refusalsBeforeRefresh
+        }
 
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             if request.url.path.hasSuffix("/oauth2/token") {
                 refreshes.withLock { $0 += 1 }
-                // Long enough for every other request to be refused with the old token meanwhile.
-                try await Task.sleep(for: .milliseconds(50))
+                await withCheckedContinuation { continuation in
+                    let resumeNow = refusals.withLock { refusals in
+                        guard refusals.count < refusalsBeforeRefresh else { return true }
+                        refusals.waitingRefresh = continuation
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
                 return TransportResponse(status: 200, body: Data(#"{"access_token":"NEW"}"#.utf8))
             }
             guard request.headers["Authorization"] == "Bearer NEW" else {
+                let refresh = refusals.withLock { refusals in
+                    refusals.count += 1
+                    guard refusals.count >= refusalsBeforeRefresh else { return CheckedContinuation<Void, Never>?.none }
+                    defer { refusals.waitingRefresh = nil }
+                    return refusals.waitingRefresh
+                }
+                refresh?.resume()
                 return TransportResponse(
                     status: 401, body: Data(#"[{"errorCode":"INVALID_SESSION_ID","message":"expired"}]"#.utf8))
             }
@@ -31,7 +54,7 @@ import Testing
     /// Mobile SDK shares one refresh between requests refused at once; refreshing once per
     /// request would race a refresh-token rotation and waste round trips.
     @Test func concurrentRequestsRefusedWithOneTokenShareOneRefresh() async throws {
-        let transport = TokenCheckingTransport()
+        let transport = TokenCheckingTransport(refusalsBeforeRefresh: 6)
         let client = SalesforceClient(
             credentials: SalesforceCredentials(
                 instanceURL: try #require(URL(string: "https://org.example.com")), accessToken: "OLD",

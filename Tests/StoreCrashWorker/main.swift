@@ -12,6 +12,7 @@
 import Determinism
 import EventJournal
 import Foundation
+import LMDBStore
 import Logging
 import LosslessJSON
 import MobileSync
@@ -25,9 +26,16 @@ else {
     FileHandle.standardError.write(Data("usage: store-crash-worker STORE INSTANCE_URL TOKEN local|down|up SEED\n".utf8))
     exit(2)
 }
+// The test names the commit at which this process kills itself (CrashPoint).
+do {
+    try CrashPlan.arm(fromEnvironment: ProcessInfo.processInfo.environment)
+} catch {
+    FileHandle.standardError.write(Data("store-crash-worker: \(error)\n".utf8))
+    exit(2)
+}
 let soup = "accounts"
 let mode = arguments[4]
-let logger = Logger(label: "store-crash-worker", factory: { _ in SwiftLogNoOpLogHandler() })
+let logger = Logger.discarding
 
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))

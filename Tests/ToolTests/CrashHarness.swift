@@ -1,6 +1,7 @@
 import Determinism
 import EventJournal
 import Foundation
+import LMDBStore
 import MobileSync
 import SalesforceSimulator
 import SyncTesting
@@ -13,23 +14,32 @@ import Testing
     import Darwin
 #endif
 
-/// When a crash round kills the child.
-struct KillMoment: CustomStringConvertible {
-    /// The upload request (1-based) whose commit triggers the kill.
-    var request: Int
-    /// How long after that commit; zero kills before the answer is written.
-    var delayMicroseconds: Int
+/// Where a crash round ends the child.
+enum CrashMoment: CustomStringConvertible {
+    /// Killed by the server right after it committed upload request `request` (from 1), before
+    /// its answer left: the outcome can never be journaled.
+    case serverCommitted(request: Int)
+    /// The child kills itself at a commit of its journal: an intent, an outcome or a state.
+    case journalCommit(CrashPoint)
 
-    var description: String { "after request \(request) + \(delayMicroseconds) µs" }
+    var description: String {
+        switch self {
+        case .serverCommitted(let request): "when the server committed request \(request)"
+        case .journalCommit(let point): "at \(point)"
+        }
+    }
 
-    /// `count` seeded moments over the run's `requests` uploads; the first third exactly at a
-    /// commit, the rest spread up to 30 ms after one.
-    static func seeded(_ count: Int, requests: Int, seed: UInt64) -> [KillMoment] {
+    /// `count` seeded moments: the first third at the server's commit of one of the run's
+    /// `requests` uploads, the rest at one of the first `journalCommits` commits of the child's
+    /// journal, which every run makes (each upload journals its intent and its outcome).
+    static func seeded(_ count: Int, requests: Int, journalCommits: Int, seed: UInt64) -> [CrashMoment] {
         var random = SplitMix64(seed: seed)
         return (0..<count).map { round in
-            KillMoment(
-                request: round % requests + 1,
-                delayMicroseconds: round < count / 3 ? 0 : Int.random(in: 1...30_000, using: &random))
+            guard round >= count / 3 else { return .serverCommitted(request: round % requests + 1) }
+            return .journalCommit(
+                CrashPoint(
+                    folderName: "journal", commit: Int.random(in: 1...journalCommits, using: &random),
+                    moment: Bool.random(using: &random) ? .afterCommit : .beforeCommit))
         }
     }
 }
@@ -56,31 +66,32 @@ struct CrashOrg {
         await server.stop()
     }
 
-    /// Runs `msync resync up` on `store` in a child, kills it at `moment` (counting the requests
+    /// Runs `msync resync up` on `store` in a child, ends it at `moment` (counting the requests
     /// `isUpload` selects), lets `afterKill` look at the store, then runs it again to the end.
-    /// - Returns: whether the kill landed (the child was still running).
+    /// - Returns: whether the child was killed at `moment` (and did not end on its own).
     func killAndResume(
-        _ msync: BuiltProduct, store: URL, at moment: KillMoment, afterKill: (URL) throws -> Void = { _ in },
+        _ msync: BuiltProduct, store: URL, at moment: CrashMoment, afterKill: (URL) throws -> Void = { _ in },
         isUpload: @escaping @Sendable (_ method: String, _ path: String) -> Bool
     ) async throws -> Bool {
         let arguments = ["resync", "up", "--store", store.path] + connectionArguments
-        let child = try msync.start(arguments, quietly: true)
-        let uploads = Atomic(0)
-        let pid = child.processIdentifier
-        simulator.setResponseObserver { request, _ in
-            guard isUpload(request.method, request.path) else { return }
-            guard uploads.add(1, ordering: .sequentiallyConsistent).newValue == moment.request else { return }
-            if moment.delayMicroseconds == 0 {
+        let landed: Bool
+        switch moment {
+        case .serverCommitted(let request):
+            let child = try msync.start(arguments, quietly: true)
+            let uploads = Atomic(0)
+            let pid = child.processIdentifier
+            simulator.setResponseObserver { observed, _ in
+                guard isUpload(observed.method, observed.path) else { return }
+                guard uploads.add(1, ordering: .sequentiallyConsistent).newValue == request else { return }
                 kill(pid, SIGKILL)
-            } else {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(moment.delayMicroseconds)) {
-                    kill(pid, SIGKILL)
-                }
             }
+            await child.exited()
+            simulator.setResponseObserver(nil)
+            landed = child.terminationReason == .uncaughtSignal
+        case .journalCommit(let point):
+            let child = try msync.start(arguments, quietly: true, addedEnvironment: point.environment)
+            landed = try await child.crashedAtItsPoint()
         }
-        await child.exited()
-        simulator.setResponseObserver(nil)
-        let landed = child.terminationReason == .uncaughtSignal
         try afterKill(store)
         let resumed = try msync.start(arguments, quietly: true)
         await resumed.exited()

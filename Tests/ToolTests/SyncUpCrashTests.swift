@@ -14,10 +14,10 @@ import Testing
 /// record per create and every local record is clean with its server id; without one, every
 /// create that may have been sent twice is listed in the sync state — none silently.
 ///
-/// The simulator runs in this process, so a response observer can kill the child at exact
-/// moments: right after the server committed a request and before its answer left (the
-/// outcome can then never be journaled), or a few milliseconds later, while the child is
-/// journaling the outcome or the next intent.
+/// The simulator runs in this process, so a response observer can kill the child right after
+/// the server committed a request and before its answer left (the outcome can then never be
+/// journaled); in the other rounds the child kills itself at a seeded commit of its journal,
+/// just before or after it journals an intent, an outcome or its state.
 @Suite(.serialized) struct SyncUpCrashTests {
     static let recordCount = 1_000
     static let soup = "accounts"
@@ -42,7 +42,7 @@ import Testing
             let serverIds = Set(server.compactMap { $0["Id"]?.string })
             #expect(Set(local.compactMap { $0["Id"]?.string }) == serverIds, "\(round)")
         }
-        #expect(killed >= 20, "only \(killed) kills landed while the child was uploading")
+        #expect(killed == 24, "only \(killed) of 24 rounds ended the child at their moment")
     }
 
     @Test func withoutAnExternalIdEveryPossibleDuplicateIsListedInTheSyncState() async throws {
@@ -63,14 +63,14 @@ import Testing
         }
         // Exact-commit kills must produce duplicates, or the test proves nothing.
         #expect(duplicatesSeen > 0)
-        #expect(killed >= 5, "only \(killed) kills landed while the child was uploading")
+        #expect(killed == 8, "only \(killed) of 8 rounds ended the child at their moment")
     }
 
     // MARK: - Rounds
 
-    /// Runs `count` rounds from one prepared store, each killed at a seeded moment and resumed;
+    /// Runs `count` rounds from one prepared store, each ended at a seeded moment and resumed;
     /// `check` inspects each round's store and org, then `verify` must pass.
-    /// - Returns: how many kills landed while the child was still running.
+    /// - Returns: how many rounds ended the child at their moment.
     private func crashRounds(
         _ count: Int, seed: UInt64, externalIdField: String?,
         check: (_ store: URL, _ org: CrashOrg, _ round: String) throws -> Void
@@ -78,7 +78,10 @@ import Testing
         let org = try await CrashOrg.start()
         let template = try await makeStore(externalIdField: externalIdField)
         var killed = 0
-        for (round, moment) in KillMoment.seeded(count, requests: 5, seed: seed).enumerated() {
+        // Five requests of 200 records, each journaling an intent and an outcome: at least ten
+        // commits of the journal in every run.
+        let moments = CrashMoment.seeded(count, requests: 5, journalCommits: 10, seed: seed)
+        for (round, moment) in moments.enumerated() {
             org.simulator.reset()
             let store = try copy(template, round: round)
             let landed = try await org.killAndResume(msync, store: store, at: moment) { method, path in

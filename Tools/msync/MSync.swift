@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventJournal
 import Foundation
+import LMDBStore
 import ToolSupport
 
 @main
@@ -23,6 +24,14 @@ struct MSync: AsyncParsableCommand {
         // A damaged page of the projections ends the command with one line and status 3, not
         // a signal; the next command rebuilds them (decision 0013).
         Journal.endProcessOnProjectionDamage(status: MSyncExit.storeError.rawValue, prefix: "msync:")
+        // Crash tests name a seeded point at which this process kills itself (CrashPoint); it
+        // is unset in every other use.
+        do {
+            try CrashPlan.arm(fromEnvironment: ProcessInfo.processInfo.environment)
+        } catch {
+            FileHandle.standardError.write(Data("msync: \(error)\n".utf8))
+            Foundation.exit(MSyncExit.badInput.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
