@@ -28,11 +28,13 @@ public final class InspectorServer: Sendable {
     public let url: URL
     /// The port the server is bound to.
     public let port: Int
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(url: URL, port: Int, task: Task<Void, any Error>) {
+    private init(url: URL, port: Int, group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
         self.port = port
+        self.group = group
         self.task = task
     }
 
@@ -91,10 +93,13 @@ public final class InspectorServer: Sendable {
                 continuation.yield(channel.localAddress?.port ?? port)
                 continuation.finish()
             })
+        // A service group, so `stop()` can shut the server down gracefully: a cancelled server
+        // logs its cancellation as an error.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], logger: logger))
         let task = Task {
             // Finishing the stream on exit unblocks `start` when binding fails.
             defer { continuation.finish() }
-            try await server.run()
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else {
@@ -108,12 +113,15 @@ public final class InspectorServer: Sendable {
             task.cancel()
             throw InspectorError(.serverFailed, "cannot form a URL for \(host):\(bound)")
         }
-        return InspectorServer(url: url, port: bound, task: task)
+        return InspectorServer(url: url, port: bound, group: group, task: task)
     }
 
     /// Stops serving and waits until the socket is closed.
+    ///
+    /// The shutdown is graceful: the listening socket closes at once, and answers being written
+    /// are finished first.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 

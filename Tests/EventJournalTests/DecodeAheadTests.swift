@@ -1,3 +1,4 @@
+import Determinism
 import EventJournal
 import Foundation
 import LMDBStore

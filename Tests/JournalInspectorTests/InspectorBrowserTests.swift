@@ -2,13 +2,21 @@ import Foundation
 import LosslessJSON
 import MobileSync
 import Soups
+import SyncTesting
 import Testing
 
 /// A real browser opens the inspector: the timeline, a filter, a record's history and the
-/// time slider, and saves a screenshot of each page for docs/inspector.md.
+/// time slider, and takes a screenshot of each page. The screenshots go to docs/images, for
+/// docs/inspector.md, only when asked (`INSPECTOR_SCREENSHOTS=refresh`); any other run writes
+/// them to a scratch folder, so running the tests never changes a tracked file.
 @Suite(.serialized) struct InspectorBrowserTests {
-    static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/images")
+    static let documentedImages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/images")
+
+    /// Whether this run refreshes the screenshots in docs/images.
+    static var refreshesScreenshots: Bool {
+        ProcessInfo.processInfo.environment["INSPECTOR_SCREENSHOTS"] == "refresh"
+    }
 
     @Test func aBrowserFiltersTheTimelineOpensARecordMovesThroughTimeAndFollowsNewEntries() async throws {
         let chromium = try HeadlessChromium()
@@ -54,7 +62,10 @@ import Testing
     {
         let base = "http://127.0.0.1:\(served.port)"
         let token = "token=\(served.token)"
-        try FileManager.default.createDirectory(at: Self.images, withIntermediateDirectories: true)
+        let scratch = try TemporaryDirectory("inspector-screenshots")
+        defer { scratch.remove() }
+        let images = Self.refreshesScreenshots ? Self.documentedImages : scratch.url
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         let pages = [
             ("timeline", "/timeline?\(token)"), ("timeline-filtered", "/timeline?\(token)&sync=up"),
             ("syncs", "/syncs?\(token)"), ("soups", "/soups?\(token)&soup=accounts&like=Name%3DC%25"),
@@ -63,7 +74,10 @@ import Testing
             ("state", "/state?\(token)&asOf=10"), ("store", "/store?\(token)"),
         ]
         for (name, path) in pages {
-            try await chromium.screenshot(base + path, to: Self.images.appendingPathComponent("inspector-\(name).png"))
+            let file = images.appendingPathComponent("inspector-\(name).png")
+            try await chromium.screenshot(base + path, to: file)
+            let png = try Data(contentsOf: file)
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "the \(name) screenshot is not a PNG")
         }
 
         let walk = try await Self.walk(chromium, start: "\(base)/timeline?\(token)", store: session.store)

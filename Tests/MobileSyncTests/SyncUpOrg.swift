@@ -9,7 +9,7 @@ import SalesforceSimulator
 /// A simulator on 127.0.0.1 (a free port), a client for it, and the three built-in sync-up
 /// targets made from one descriptor.
 struct SyncUpOrg {
-    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let logger = Logger.discarding
 
     let simulator: SalesforceSimulator
     let client: SalesforceClient

@@ -9,7 +9,7 @@ import Synchronization
 /// A simulator served on 127.0.0.1 (a free port) and a client pointed at it.
 struct LoopbackOrg {
     static let refreshToken = "simulator-refresh-token"
-    static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    static let logger = Logger.discarding
 
     let simulator: SalesforceSimulator
     let server: SimulatorServer

@@ -20,7 +20,7 @@ import Testing
             credentials: SalesforceCredentials(
                 instanceURL: instance, accessToken: "OLD", refreshToken: "R1", clientID: "C"),
             transport: transport, clock: clock, randomSeed: 1,
-            logger: logger ?? Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+            logger: logger ?? Logger.discarding,
             onCredentialsRefresh: { refreshes.append($0) })
     }
 

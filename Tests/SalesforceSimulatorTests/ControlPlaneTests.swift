@@ -33,7 +33,7 @@ import Testing
         let clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_714_566_896_789))
         let simulator = try SalesforceSimulator(
             configuration: .init(accessToken: SimulatorHarness.token, clock: .wall(clock)),
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: Logger.discarding)
         let harness = SimulatorHarness(simulator: simulator)
         let created = await harness.send("POST", "sobjects/Account", body: ["Name": "Now"])
         let id = created.json["id"]?.string ?? ""
@@ -149,7 +149,7 @@ import Testing
         let clock = ImmediateClock()
         let simulator = try SalesforceSimulator(
             configuration: .init(accessToken: SimulatorHarness.token, faultPlan: FaultPlan(latencyMs: 120)),
-            sleepClock: clock, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            sleepClock: clock, logger: Logger.discarding)
         _ = await SimulatorHarness(simulator: simulator).query("SELECT Id FROM Account")
         #expect(clock.sleeps == [.milliseconds(120)])
     }

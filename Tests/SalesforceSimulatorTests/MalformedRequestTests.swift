@@ -57,7 +57,7 @@ import Testing
 
     @Test func serverSurvivesMalformedRequestsOverHTTP() async throws {
         let harness = try SimulatorHarness()
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = Logger.discarding
         let server = try await SimulatorServer.start(harness.simulator, logger: logger)
         let transport = URLSessionTransport()
         var random = SplitMix64(seed: 99)

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import Logging
 import LosslessJSON
@@ -61,7 +62,7 @@ import Testing
         "{\"records\": {\"Account\": [{\"Name\": \"x\", \"NumberOfEmployees\": \"many\"}]}}",
     ])
     func invalidDataFilesAreTypedErrors(_ text: String) throws {
-        let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = Logger.discarding
         let error = #expect(throws: SimulatorError.self) {
             let data = try SimulatorData(bytes: Array(text.utf8))
             _ = try SalesforceSimulator(configuration: .init(data: data), logger: logger)

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import Logging
 import LosslessJSON
@@ -93,7 +94,7 @@ import Testing
     @Test func httpAnswersCarrySalesforceHeadersAndNoBodyFor204() async throws {
         let harness = try SimulatorHarness()
         let server = try await SimulatorServer.start(
-            harness.simulator, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            harness.simulator, logger: Logger.discarding)
         let transport = URLSessionTransport()
         let authorization = ["Authorization": "Bearer \(SimulatorHarness.token)", "Content-Type": "application/json"]
         let created = try await transport.send(

@@ -1,3 +1,4 @@
+import Determinism
 import Foundation
 import Logging
 import LosslessJSON
@@ -32,7 +33,7 @@ import Testing
         #expect(base.hasPrefix("http://127.0.0.1:"))
         let client = SalesforceClient(
             credentials: SalesforceCredentials(instanceURL: try #require(URL(string: base)), accessToken: "cli-token"),
-            logger: .init(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: Logger.discarding)
         let page = try await client.query("SELECT COUNT() FROM Account")
         #expect(page.totalSize == 1000)
     }

@@ -15,7 +15,7 @@ struct SimulatorHarness {
     init(data: SimulatorData = SOQLFixture.data, faultPlan: FaultPlan = .none) throws {
         simulator = try SalesforceSimulator(
             configuration: SalesforceSimulator.Configuration(data: data, accessToken: Self.token, faultPlan: faultPlan),
-            sleepClock: ImmediateClock(), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+            sleepClock: ImmediateClock(), logger: Logger.discarding)
     }
 
     /// Sends a request under `/services/data/v66.0` (or an absolute path) with the test token.

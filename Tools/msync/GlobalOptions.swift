@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import ToolSupport
 
-/// Options every msync command accepts, before or after the subcommand name.
+/// Options every msync command accepts, before or after the subcommand name; each command
+/// declares them after its own options, so its help lists its own first.
 struct GlobalOptions: ParsableArguments {
     @Option(help: "The store directory (default: $MSYNC_STORE, else ./.msync).")
     var store: String?
@@ -25,11 +26,12 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "The REST API version, for example v66.0.")
     var apiVersion: String?
 
-    @OptionGroup(title: "History kept in the store's journal")
-    var retention: RetentionOptions
+    // Untitled, so help lists them after the command's own options: argument-parser prints
+    // titled groups before the OPTIONS section, which put 20 lines of retention, key and
+    // connection options ahead of a command's --exact or --merge-mode.
+    @OptionGroup var retention: RetentionOptions
 
-    @OptionGroup(title: "Encryption at rest")
-    var key: KeyOptions
+    @OptionGroup var key: KeyOptions
 
     /// Refuses an empty store path: it would name the current directory.
     func validate() throws {

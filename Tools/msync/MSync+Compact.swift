@@ -15,11 +15,11 @@ extension MSync {
                 shrinks its files: --copy DEST then writes a copy holding live pages only.
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Option(help: "A JSON-lines file the removed entries are appended to before they are removed.")
         var archive: String?
         @Option(help: "Afterwards, write a compact copy of the store to this directory; it must not exist.")
         var copy: String?
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)

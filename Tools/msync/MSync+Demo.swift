@@ -1,4 +1,5 @@
 import ArgumentParser
+import Determinism
 import EventJournal
 import Foundation
 import Logging
@@ -20,7 +21,7 @@ extension MSync {
         func run() async throws {
             let root = URL(fileURLWithPath: global.store ?? "demo-store")
             try prepare(root)
-            let logger = Logger(label: "msync.demo", factory: { _ in SwiftLogNoOpLogHandler() })
+            let logger = Logger.discarding
             let simulator = try reportingFailures {
                 try SalesforceSimulator(
                     configuration: SalesforceSimulator.Configuration(data: try SimulatorData.demo(), seed: 2024),

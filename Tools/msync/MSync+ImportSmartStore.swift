@@ -17,8 +17,8 @@ extension MSync {
                 decrypted with SQLCipher's sqlcipher_export first (docs/import-smartstore.md).
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The SmartStore database file (plaintext SQLite).") var database: String
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             guard !database.isEmpty else { throw ValidationError("the database path is empty") }

@@ -15,8 +15,8 @@ extension MSync {
                 (docs/inspector.md).
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Option(help: "The port on 127.0.0.1 (default: a free one).") var port = 0
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }

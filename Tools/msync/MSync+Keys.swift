@@ -27,10 +27,10 @@ extension MSync {
                 and running the same command again finishes. No other process may have the store open.
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Option(
             help: ArgumentHelp("A file holding the new key (32 bytes or 64 hexadecimal digits).", valueName: "file"))
         var newKeyFile: String
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let report = try reportingFailures {

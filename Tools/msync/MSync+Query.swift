@@ -10,7 +10,6 @@ extension MSync {
         static let configuration = CommandConfiguration(
             abstract: "Query a soup: all records, or one of --exact, --range, --like, --match; or count them.")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var soup: String
         @Option(help: "PATH=VALUE: records whose indexed value equals VALUE.") var exact: String?
         @Option(help: "PATH=LO..HI: records between LO and HI inclusive; either end may be empty.") var range: String?
@@ -22,6 +21,7 @@ extension MSync {
         @Option(help: "The page, 0-based.") var page = 0
         @Flag(help: "Print how many records match instead of the records (paging and order ignored).")
         var count = false
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             if let problem = text.problem(prefix: "--") { throw ValidationError(problem) }

@@ -22,13 +22,13 @@ extension MSync {
                 group by {accounts:Industry}"
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The smart query.") var sql: String
         @Option(help: "A JSON array of the values of the query's ? parameters, in order.") var args: String?
         @Option(name: .customLong("page-size"), help: "Rows per page.") var pageSize = 10
         @Option(help: "The page, 0-based.") var page = 0
         @Flag(help: "Print how many rows the query gives instead of the rows (paging ignored).") var count = false
         @Flag(help: "Print the SQL that runs and SQLite's plan for it instead of the rows.") var explain = false
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             guard (1...QuerySpec.pageSizeMax).contains(pageSize) else {

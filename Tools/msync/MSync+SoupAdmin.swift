@@ -54,9 +54,9 @@ extension MSync {
                 indexes the store holds and says nothing changed. Use alter-soup to change them.
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup name.") var name: String
         @OptionGroup var indexes: IndexOptions
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)
@@ -85,11 +85,11 @@ extension MSync {
                 is saved again, as in SmartStore.
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var name: String
         @OptionGroup var indexes: IndexOptions
         @Flag(name: .customLong("reindex"), help: "Compute the new indexes from the records now.")
         var reIndex = false
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)
@@ -107,8 +107,8 @@ extension MSync {
             commandName: "clear-soup",
             abstract: "Remove every record of a soup and keep the soup; entry ids are never reused.")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var name: String
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)
@@ -131,9 +131,9 @@ extension MSync {
         static let configuration = CommandConfiguration(
             commandName: "drop-soup", abstract: "Remove a soup and its records; syncs that name it are kept.")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var name: String?
         @Flag(help: "Remove every soup, in one write (SmartStore's dropAllSoups).") var all = false
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             guard (name == nil) == all else { throw ValidationError("name one soup, or pass --all") }

@@ -85,9 +85,9 @@ extension MSync {
         static let configuration = CommandConfiguration(
             abstract: "Create a record locally (local id, __local__ and __locally_created__ set).")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var soup: String
         @Argument(help: "The record, a JSON object.") var record: String
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)
@@ -107,10 +107,10 @@ extension MSync {
                 with a _soupEntryId replaces that record and one without is created.
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var soup: String
         @Argument(help: "The record, a JSON object.") var record: String
         @Option(help: "An indexed path whose value identifies the record to replace.") var externalIdPath: String?
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)
@@ -126,10 +126,10 @@ extension MSync {
         static let configuration = CommandConfiguration(
             abstract: "Merge fields into a record locally (__local__ and __locally_updated__ set).")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var soup: String
         @Argument(help: "The record's Id or _soupEntryId.") var id: String
         @Argument(help: "The fields to change, a JSON object.") var changes: String
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)
@@ -144,9 +144,9 @@ extension MSync {
         static let configuration = CommandConfiguration(
             abstract: "Delete a record locally (__local__ and __locally_deleted__ set; sync up removes it).")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var soup: String
         @Argument(help: "The record's Id or _soupEntryId.") var id: String
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)
@@ -159,9 +159,9 @@ extension MSync {
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one record.")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var soup: String
         @Argument(help: "The record's Id or _soupEntryId.") var id: String
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)
@@ -177,8 +177,8 @@ extension MSync {
     struct Dirty: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the records with local changes.")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The soup.") var soup: String
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             let store = try openStore(global)

@@ -120,9 +120,9 @@ extension MSync {
         static let configuration = CommandConfiguration(
             abstract: "Register the soups of a userstore.json and create the syncs of a usersyncs.json.")
 
-        @OptionGroup var global: GlobalOptions
         @Option(help: "A userstore.json / globalstore.json file.") var storeConfig: String?
         @Option(help: "A usersyncs.json / globalsyncs.json file.") var syncsConfig: String?
+        @OptionGroup var global: GlobalOptions
 
         func validate() throws {
             guard storeConfig != nil || syncsConfig != nil else {
@@ -157,12 +157,12 @@ extension MSync {
         static let configuration = CommandConfiguration(
             commandName: "sync-down", abstract: "Create a sync down, run it, and print its final state.")
 
-        @OptionGroup var global: GlobalOptions
         @Option(help: "The soup records go to.") var soup: String
         @Option(help: #"The target JSON, e.g. {"type":"soql","query":"SELECT Name FROM Account"}."#)
         var target: String
         @Option(help: "OVERWRITE or LEAVE_IF_CHANGED.") var mergeMode = MergeModeArgument.overwrite
         @Option(help: "A unique name, so the sync can be re-run by name.") var name: String?
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let descriptor = try reportingFailures {
@@ -183,12 +183,12 @@ extension MSync {
         static let configuration = CommandConfiguration(
             commandName: "sync-up", abstract: "Create a sync up, run it, and print its final state.")
 
-        @OptionGroup var global: GlobalOptions
         @Option(help: "The soup whose local changes are sent.") var soup: String
         @Option(help: "The target JSON; the sObject Collections target when omitted.") var target: String?
         @Option(help: "The fields to send, comma-separated.") var fieldlist: String?
         @Option(help: "OVERWRITE or LEAVE_IF_CHANGED.") var mergeMode = MergeModeArgument.overwrite
         @Option(help: "A unique name, so the sync can be re-run by name.") var name: String?
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let descriptor = try reportingFailures {
@@ -211,8 +211,8 @@ extension MSync {
         static let configuration = CommandConfiguration(
             abstract: "Run a sync again (a sync down fetches what changed since its watermark).")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The sync's name or id.") var sync: String
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let manager = try openManager(global, connectedFor: "resync")
@@ -232,8 +232,8 @@ extension MSync {
                 "Delete this sync's clean records the server no longer has, and the soup's clean records no sync owns "
                 + "that the server no longer has.")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The sync down's name or id.") var sync: String
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let manager = try openManager(global, connectedFor: "clean-ghosts")
@@ -258,8 +258,8 @@ extension MSync {
                 that ended mid-run shows STOPPED, which the next command that runs syncs records.
                 """)
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The sync's name or id; every sync when omitted.") var sync: String?
+        @OptionGroup var global: GlobalOptions
 
         func run() throws {
             // Only the store: a sync manager would journal interrupted syncs STOPPED on open.
@@ -292,8 +292,8 @@ extension MSync {
         static let configuration = CommandConfiguration(
             commandName: "delete-sync", abstract: "Delete a sync; its records stay in the soup.")
 
-        @OptionGroup var global: GlobalOptions
         @Argument(help: "The sync's name or id.") var sync: String
+        @OptionGroup var global: GlobalOptions
 
         func run() async throws {
             let manager = try openManager(global, connectedFor: nil)

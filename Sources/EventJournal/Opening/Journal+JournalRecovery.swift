@@ -106,7 +106,7 @@ extension Journal {
     /// The opens recovery makes for itself report nothing worth a line: its own notice says
     /// what happened. A logger with no handler output, not one bootstrapped by the library.
     private static func quietLogger() -> Logger {
-        Logger(label: "journal.recovery", factory: { _ in SwiftLogNoOpLogHandler() })
+        Logger.discarding
     }
 
     private static func openProjectionsToRecover(

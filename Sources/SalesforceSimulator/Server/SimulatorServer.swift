@@ -22,11 +22,13 @@ public final class SimulatorServer: Sendable {
     public let url: URL
     /// The simulator being served.
     public let simulator: SalesforceSimulator
+    private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(url: URL, simulator: SalesforceSimulator, task: Task<Void, any Error>) {
+    private init(url: URL, simulator: SalesforceSimulator, group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
         self.simulator = simulator
+        self.group = group
         self.task = task
     }
 
@@ -57,10 +59,13 @@ public final class SimulatorServer: Sendable {
                 continuation.finish()
             })
         // The server's tasks prefer their own executor, so a busy pool never delays an answer.
+        // A service group, so `stop()` can shut the server down gracefully: a cancelled server
+        // logs its cancellation as an error.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: [server], logger: logger))
         let task = Task(executorPreference: ServerExecutor(label: "SalesforceSimulator.server")) {
             // Finishing the stream on exit unblocks `start` when binding fails.
             defer { continuation.finish() }
-            try await server.run()
+            try await group.run()
         }
         var iterator = ports.makeAsyncIterator()
         guard let bound = await iterator.next() else {
@@ -77,12 +82,15 @@ public final class SimulatorServer: Sendable {
             throw SimulatorError(code: .serverFailed, message: "Cannot form a URL for \(host):\(bound)")
         }
         simulator.setInstanceURL(url.absoluteString)
-        return SimulatorServer(url: url, simulator: simulator, task: task)
+        return SimulatorServer(url: url, simulator: simulator, group: group, task: task)
     }
 
     /// Stops serving and waits until the socket is closed.
+    ///
+    /// The shutdown is graceful: the listening socket closes at once, and answers being written
+    /// are finished first.
     public func stop() async {
-        task.cancel()
+        await group.triggerGracefulShutdown()
         _ = await task.result
     }
 

@@ -161,7 +161,7 @@ public struct RecordedSession: Sendable {
         var options = JournalOptions()
         options.environment.flushesOnCommit = false
         return try SyncStore(
-            directory: scratch.appending("store"), clock: ManualWallClock(), options: options, logger: .silent)
+            directory: scratch.appending("store"), clock: ManualWallClock(), options: options, logger: .discarding)
     }
 
     static func export(_ journal: Journal) throws -> Data {

@@ -68,7 +68,7 @@ public struct SessionCase: Sendable {
                 data: data, accessToken: SessionRunner.accessToken,
                 refreshToken: SessionRunner.refreshToken, seed: Self.simulatorSeed,
                 clock: .logical(start: newest ?? SalesforceSimulator.Configuration.logicalStartDefault)),
-            sleepClock: ImmediateClock(), logger: .silent)
+            sleepClock: ImmediateClock(), logger: .discarding)
     }
 
     /// The id of the `number`th initial Contact (from 0), as the simulator mints it.

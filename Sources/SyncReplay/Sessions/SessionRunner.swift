@@ -48,7 +48,7 @@ public final class SessionRunner {
             credentials: SalesforceCredentials(
                 instanceURL: Self.instanceURL, accessToken: Self.accessToken, refreshToken: Self.refreshToken,
                 clientID: "recorded-session"),
-            transport: transport, clock: ImmediateClock(), randomSeed: Self.jitterSeed, logger: .silent)
+            transport: transport, clock: ImmediateClock(), randomSeed: Self.jitterSeed, logger: .discarding)
     }
 
     /// Performs every operation in order and returns the store.
@@ -187,9 +187,9 @@ public final class SessionRunner {
         // Durability across power loss is not what a session tests; skipping fsync keeps replays fast.
         options.environment.flushesOnCommit = false
         let store = try SyncStore(
-            directory: storeDirectory, clock: clock, idGenerator: ids, options: options, logger: .silent)
+            directory: storeDirectory, clock: clock, idGenerator: ids, options: options, logger: .discarding)
         self.store = store
-        manager = try SyncManager(store: store, client: client, clock: clock, logger: .silent)
+        manager = try SyncManager(store: store, client: client, clock: clock, logger: .discarding)
     }
 
     private func openStore() throws -> SyncStore {

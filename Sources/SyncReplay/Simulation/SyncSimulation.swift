@@ -82,7 +82,7 @@ public final class SyncSimulation {
         self.seed = seed
         directory = try ScratchDirectory("simulation")
         clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000), tick: .milliseconds(1))
-        let logger = Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() })
+        let logger = Logger.discarding
         let accounts = (1...Self.accountsAtStart).map { number -> (type: String, fields: [String: JSONValue]) in
             (type: "Account", fields: ["Name": .string("Server \(number)"), "ExternalId__c": .string("SRV-\(number)")])
         }
@@ -446,11 +446,11 @@ public final class SyncSimulation {
         }
         let store = try SyncStore(
             directory: directory.appending("store"), clock: clock, idGenerator: ClockIDGenerator(clock: clock),
-            options: options, logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
+            options: options, logger: Logger.discarding)
         self.store = store
         manager = try SyncManager(
             store: store, client: client, clock: clock,
-            logger: Logger(label: "simulation", factory: { _ in SwiftLogNoOpLogHandler() }))
+            logger: Logger.discarding)
     }
 
     func count(_ state: SyncState) {
