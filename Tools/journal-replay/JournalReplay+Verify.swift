@@ -37,7 +37,7 @@ extension JournalReplay {
                 }
                 let progress = ProgressReporter("verifying")
                 // The fold passes every round sequence anyway: leaving checkpoints there makes
-                // every later `state --as-of` fold at most one interval (docs/benchmarks.md).
+                // every later `state --as-of` fold at most one interval (docs/benchmarks-log.md).
                 report = try journal.verify(checkpointDirectory: journal.defaultCheckpointDirectory) { done, total in
                     progress.update(done, of: total)
                 }

@@ -17,7 +17,7 @@
 public struct CheckpointPolicy: Sendable, Hashable {
     /// Entries appended since the last checkpoint that make the next one due.
     ///
-    /// 50,000 entries fold in well under a second (docs/benchmarks.md), which bounds both a
+    /// 50,000 entries fold in well under a second (docs/benchmarks-log.md), which bounds both a
     /// recovery after a power loss and any `state --as-of` question.
     public var entryCountMax: UInt64 = 50_000
 

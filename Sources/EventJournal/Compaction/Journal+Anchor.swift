@@ -16,7 +16,7 @@ extension Journal {
     /// once never fold an entry twice. One large commit writes each page it changes once, where
     /// small ones write the pages of a tree again for every batch; and LMDB reuses the pages a
     /// commit frees only two commits later, so a small commit first makes the pages the
-    /// previous compaction freed reusable by this one (measured in docs/benchmarks.md, "The
+    /// previous compaction freed reusable by this one (measured in docs/benchmarks-log.md, "The
     /// anchor").
     /// - Throws: ``JournalError/Code/belowHorizon`` when the anchor must be seeded and no
     ///   checkpoint continues the compacted journal.

@@ -42,7 +42,7 @@ public struct RetentionPolicy: Sendable, Hashable {
     /// The default for apps: a week of history, at most 8 MiB of it.
     ///
     /// A week covers what support asks about ("it went wrong yesterday"); 8 MiB bounds a store
-    /// that reSyncs every few minutes to a few times its soups' size. docs/benchmarks.md has
+    /// that reSyncs every few minutes to a few times its soups' size. docs/benchmarks-log.md has
     /// the measurement behind it.
     public static let appDefault = RetentionPolicy(age: .seconds(7 * 86_400), journalBytes: 8 << 20)
 
