@@ -154,7 +154,9 @@ let package = Package(
         ),
 
         // MARK: - Style
-        .testTarget(name: "TidyTests"),
+        .testTarget(name: "TidyTests", dependencies: ["TestParallelism"]),
+        // Bounds how many tests run at once in the test binary (a constructor; decision 0022).
+        .target(name: "TestParallelism", path: "Tests/TestParallelism"),
 
         // MARK: - Salesforce (client and simulator)
         .target(name: "SalesforceAPI", dependencies: ["Determinism", "LosslessJSON", logging]),
