@@ -31,7 +31,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // AES-GCM for encryption at rest (BoringSSL on Linux, CryptoKit on Apple platforms).
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // Pinned to a minor version: CAESGCM declares BoringSSL functions swift-crypto links but
+        // does not export (decisions 0017, 0020), so a new minor is taken on purpose, with its tests.
+        .package(url: "https://github.com/apple/swift-crypto", .upToNextMinor(from: "4.5.2")),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // Hummingbird's own dependencies, named because the simulator imports NIOCore and HTTPTypes.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -58,7 +60,9 @@ let package = Package(
         .target(name: "CCRC32C"),
         // AES-GCM with a key schedule made once per data key, over the BoringSSL swift-crypto
         // links (decision 0017); C, because that BoringSSL is not a product Swift can import.
-        .target(name: "CAESGCM"),
+        // It depends on Crypto, the product whose objects carry the symbols it declares; a
+        // known-answer test at first use falls back to swift-crypto if they answer wrong (0020).
+        .target(name: "CAESGCM", dependencies: [crypto]),
         .target(
             name: "EventJournal",
             dependencies: ["CAESGCM", "CCRC32C", "LMDBStore", "Determinism", "LosslessJSON", crypto, logging]

@@ -109,7 +109,9 @@ public final class Journal: Sendable {
     ///   - options: LMDB, checkpoint, retention and boot identity settings.
     ///   - logger: where recoveries and checkpoints are logged.
     /// - Throws: ``JournalError/Code/newerFormat`` for a store of a newer format;
-    ///   ``JournalError/Code/storage`` when LMDB cannot open it.
+    ///   ``JournalError/Code/damagedJournal`` when the journal's data file is truncated or
+    ///   damaged (checked before LMDB maps it); ``JournalError/Code/storage`` when LMDB cannot
+    ///   open it.
     public init(
         directory: URL, projections: [any Projection] = [], clock: any WallClock,
         options: JournalOptions = JournalOptions(), logger: Logger

@@ -42,7 +42,7 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case corruptEntry, gap, newerFormat, needsMigration, invalidEntry, storageFull, storage,
                 malformedExport, notEmpty, missingStore, closed, belowHorizon, invalidKey, keyRequired, wrongKey,
-                notEncrypted, tampered, storeInUse, unsupported, journalBehind, notAStore, damaged
+                notEncrypted, tampered, storeInUse, unsupported, journalBehind, notAStore, damaged, damagedJournal
         }
 
         private let value: Value
@@ -104,6 +104,14 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         /// The path is not a SyncJournal store: a plain file, an empty folder, a store's
         /// projections or checkpoint folder, or a folder whose `journal/data.mdb` is empty.
         public static let notAStore = Code(value: .notAStore)
+        /// The journal's data file (`journal/data.mdb`) is damaged: shorter than the pages its
+        /// meta page names in use (truncated), or without LMDB's meta pages. It is not mapped,
+        /// since LMDB would end the process with a signal reading past its end, and no file is
+        /// changed; the message names the file. Unlike damaged projections nothing rebuilds
+        /// it: put it back from a backup, or salvage the store with
+        /// `Journal.recoverJournal(directory:projections:clock:options:logger:)`
+        /// (`journal-replay recover STORE`).
+        public static let damagedJournal = Code(value: .damagedJournal)
 
         public var description: String {
             value.rawValue

@@ -107,4 +107,72 @@ import Testing
         #expect(SymmetricKey(size: .bits128).withUnsafeBytes { AESGCMKey($0) } == nil)
         #expect([UInt8](repeating: 1, count: 33).withUnsafeBytes { AESGCMKey($0) } == nil)
     }
+
+    // MARK: - The known-answer test (decision 0020)
+
+    /// A copy of the linked shim with one of its answers changed.
+    static func linkedShim(
+        seal: @escaping @Sendable ([UInt8]?) -> [UInt8]? = { $0 },
+        open: @escaping @Sendable ([UInt8]?) -> [UInt8]? = { $0 }
+    ) -> AESGCMKey.Shim {
+        let linked = AESGCMKey.Shim.linked
+        return AESGCMKey.Shim(
+            seal: { seal(linked.seal($0, $1, $2, $3)) }, open: { open(linked.open($0, $1, $2, $3)) })
+    }
+
+    @Test func theKnownAnswerIsSwiftCryptosAnswer() throws {
+        let vector = AESGCMKey.KnownAnswer.testCase16
+        let box = try AES.GCM.seal(
+            vector.plaintext, using: SymmetricKey(data: vector.key), nonce: try AES.GCM.Nonce(data: vector.nonce),
+            authenticating: vector.additional)
+        #expect(Array(box.ciphertext) + Array(box.tag) == vector.sealed)
+    }
+
+    @Test func theLinkedShimGivesTheKnownAnswerSoStoreCiphersUseKeySchedules() {
+        #expect(AESGCMKey.active == AESGCMKey.implementation(checking: .linked))
+        #expect(AESGCMKey.active == (AESGCMKey.isAvailable ? .keySchedules : .swiftCrypto))
+        let cipher = StoreCipher()
+        cipher.keyRing = StoreKeyRing.generate()
+        #expect(cipher.implementation == AESGCMKey.active)
+        #expect(cipher.usesKeySchedules == AESGCMKey.isAvailable)
+    }
+
+    /// Shims that seal one wrong bit, accept a forged tag, or refuse to seal.
+    static let wrongShims: [(String, AESGCMKey.Shim)] = [
+        (
+            "seals a wrong bit",
+            linkedShim(seal: { sealed in
+                sealed.map {
+                    var bytes = $0
+                    bytes[0] ^= 0x01
+                    return bytes
+                }
+            })
+        ),
+        (
+            "accepts a forged tag",
+            linkedShim(open: { $0 ?? Array(AESGCMKey.KnownAnswer.testCase16.plaintext) })
+        ),
+        ("refuses to seal", linkedShim(seal: { _ in nil })),
+    ]
+
+    @Test(arguments: wrongShims.indices)
+    func aShimThatAnswersWrongIsNeverUsedAndItsFallbackReadsAndWritesTheSameValues(shim: Int) throws {
+        let (name, wrong) = Self.wrongShims[shim]
+        let chosen = AESGCMKey.implementation(checking: wrong)
+        #expect(chosen == .swiftCrypto, "\(name)")
+        let ring = StoreKeyRing.generate()
+        let fallback = StoreCipher(implementation: chosen)
+        let scheduled = StoreCipher(implementation: AESGCMKey.active)
+        fallback.keyRing = ring
+        scheduled.keyRing = ring
+        #expect(!fallback.usesKeySchedules, "\(name)")
+        let key: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 49]
+        for value in StoreCipherTests.values {
+            for (sealer, opener) in [(fallback, scheduled), (scheduled, fallback)] {
+                let sealed = try StoreCipherTests.seal(value, with: sealer, key: key, database: "journal.entries")
+                #expect(try StoreCipherTests.open(sealed, with: opener, key: key, database: "journal.entries") == value)
+            }
+        }
+    }
 }

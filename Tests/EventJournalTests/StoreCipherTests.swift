@@ -9,7 +9,7 @@ import Testing
     static func ciphers() -> (scheduled: StoreCipher, swiftCrypto: StoreCipher) {
         let ring = StoreKeyRing.generate()
         let scheduled = StoreCipher()
-        let swiftCrypto = StoreCipher(schedulesKeys: false)
+        let swiftCrypto = StoreCipher(implementation: .swiftCrypto)
         scheduled.keyRing = ring
         swiftCrypto.keyRing = ring
         return (scheduled, swiftCrypto)

@@ -1,9 +1,11 @@
 import Foundation
+import LMDBStore
 import SyncTesting
 import Testing
 
 /// Issue 29 through the tools: a journal that lost entries is exit 3 with one line, `recover`
-/// keeps the data, and read verbs neither move files nor take non-stores for stores.
+/// keeps the data, and read verbs neither move files nor take non-stores for stores. Issue 49:
+/// so is a journal file truncated part-way, never a signal.
 @Suite struct LostJournalToolTests {
     let msync: BuiltProduct
     let replay: BuiltProduct
@@ -47,6 +49,39 @@ import Testing
         let again = try await replay.run(["recover", store.path])
         #expect(again.status == 3)
         #expect(again.standardError.contains("nothing to recover"))
+    }
+
+    @Test(.enabled(if: DataFileHeader.checksLinkedLibrary), arguments: [0, 1_000])
+    func aTruncatedJournalIsExitThreeNamingTheFileNeverASignalThenRecoverKeepsTheRecords(
+        bytesIntoAPage: Int
+    ) async throws {
+        defer { directory.remove() }
+        let store = try await makeStore()
+        let records = try await msync.run(["--store", store.path, "query", "acc"])
+        let dirtyBefore = try await msync.run(["--store", store.path, "dirty", "acc"]).standardOutput
+        let journalFile = store.appendingPathComponent("journal/data.mdb")
+        let header = try #require(try DataFileHeader.read(from: journalFile))
+        let bytes = try Data(contentsOf: journalFile)
+        let kept = 3 * header.pageSizeBytes + bytesIntoAPage
+        try #require(bytes.count > kept + header.pageSizeBytes, "the journal has pages to lose")
+        try bytes.prefix(kept).write(to: journalFile)
+        for run in await [
+            try msync.run(["--store", store.path, "query", "acc"]), try replay.run(["info", store.path]),
+            try replay.run(["verify", store.path]),
+        ] {
+            #expect(!run.wasKilled, "\(run.standardError)")
+            #expect(run.status == 3, "\(run.standardError)")
+            #expect(run.standardError.split(separator: "\n").count == 1, "\(run.standardError)")
+            #expect(run.standardError.contains(journalFile.standardizedFileURL.path), "\(run.standardError)")
+            #expect(run.standardError.contains("journal-replay recover"), "\(run.standardError)")
+        }
+        #expect(try Data(contentsOf: journalFile) == bytes.prefix(kept))
+        let recover = try await replay.run(["recover", store.path])
+        #expect(recover.status == 0, "\(recover.standardError)")
+        #expect(recover.standardOutput.contains("damaged-1"))
+        #expect(try await msync.run(["--store", store.path, "query", "acc"]).standardOutput == records.standardOutput)
+        #expect(try await msync.run(["--store", store.path, "dirty", "acc"]).standardOutput == dirtyBefore)
+        #expect(try await replay.run(["verify", store.path]).status == 0)
     }
 
     @Test func infoOnAProjectionsFolderChangesNothingAndNamesTheStore() async throws {

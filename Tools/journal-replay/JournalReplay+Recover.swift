@@ -12,7 +12,7 @@ extension JournalReplay {
             abstract: "Start a new journal from the projections' state when the journal lost entries.",
             discussion: """
                 Use it only when opening the store says the journal lost entries (deleted, truncated, or \
-                replaced by an older copy) and no backup of the journal is at hand. Soups, local changes, \
+                replaced by an older copy) or that its file is damaged, and no backup of the journal is at hand. Soups, local changes, \
                 pending uploads and sync states are kept; history restarts at the projections' last entry. \
                 The damaged journal and old checkpoints are moved into STORE/damaged-N/, never deleted.
                 """)

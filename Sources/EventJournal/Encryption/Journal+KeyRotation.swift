@@ -48,7 +48,8 @@ extension Journal {
     /// - Throws: ``JournalError/Code/storeInUse`` while a journal has the store open;
     ///   ``JournalError/Code/wrongKey`` when neither key opens it;
     ///   ``JournalError/Code/notEncrypted`` for a plaintext store;
-    ///   ``JournalError/Code/missingStore`` when `directory` holds no store.
+    ///   ``JournalError/Code/missingStore`` when `directory` holds no store;
+    ///   ``JournalError/Code/damagedJournal`` when its journal file is damaged.
     @discardableResult
     public static func rotateKey(
         directory: URL, from oldKey: StoreKey, to newKey: StoreKey, options: JournalOptions = JournalOptions(),
@@ -57,6 +58,7 @@ extension Journal {
         precondition(batchSize > 0, "batchSize must be positive")
         let layout = StoreLayout(directory: directory)
         guard layout.holdsStore else { throw JournalError(.missingStore, "no journal store at \(directory.path)") }
+        try layout.requireUndamagedJournal()
         let lock = try StoreLock(store: layout.directory, exclusive: true)
         defer { withExtendedLifetime(lock) {} }
         return try guarded("cannot re-key the store at \(layout.directory.path)") {

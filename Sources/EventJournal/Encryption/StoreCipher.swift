@@ -46,9 +46,11 @@ package final class StoreCipher: ValueSealer {
 
     /// `nil` until opening the store has read (or made) its key record.
     private let keys = Mutex<Keys?>(nil)
-    /// Whether keys get AES-GCM schedules where the build links them; `false` seals and opens
-    /// with swift-crypto everywhere, as on Apple platforms.
-    private let schedulesKeys: Bool
+    /// The AES-GCM this cipher seals and opens with: ``AESGCMKey/Implementation/keySchedules``
+    /// makes a schedule per data key where the build links them (decision 0017);
+    /// ``AESGCMKey/Implementation/swiftCrypto`` seals and opens with swift-crypto everywhere,
+    /// as on Apple platforms.
+    package let implementation: AESGCMKey.Implementation
     /// The next nonce, as a 96-bit counter (high 32 bits, low 64 bits) from a random start.
     private let nextNonce: Mutex<(high: UInt32, low: UInt64)> = {
         let start = SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }
@@ -59,10 +61,17 @@ package final class StoreCipher: ValueSealer {
 
     /// A cipher with no keys loaded yet.
     ///
-    /// - Parameter schedulesKeys: `false` seals with swift-crypto even where an AES-GCM key
-    ///   schedule is available, for tests that the two agree.
-    package init(schedulesKeys: Bool = true) {
-        self.schedulesKeys = schedulesKeys
+    /// - Parameter implementation: the AES-GCM to use; by default the one that passed its
+    ///   known-answer test in this process (``AESGCMKey/active``, decision 0020). Tests pass
+    ///   ``AESGCMKey/Implementation/swiftCrypto`` to check that the two agree.
+    package init(implementation: AESGCMKey.Implementation = AESGCMKey.active) {
+        self.implementation = implementation
+    }
+
+    /// Whether the loaded keys seal and open through AES-GCM key schedules (decision 0017),
+    /// not swift-crypto.
+    package var usesKeySchedules: Bool {
+        keys.withLock { !($0?.schedules.isEmpty ?? true) }
     }
 
     /// The keys in use.
@@ -72,7 +81,8 @@ package final class StoreCipher: ValueSealer {
             let derived = newValue.map { ring in
                 Keys(
                     ring: ring, emptyValueMACs: ring.dataKeys.mapValues { SipHash(derivedFrom: $0) },
-                    schedules: schedulesKeys ? ring.dataKeys.compactMapValues { AESGCMKey($0) } : [:])
+                    schedules: implementation == .keySchedules
+                        ? ring.dataKeys.compactMapValues { AESGCMKey($0) } : [:])
             }
             keys.withLock { $0 = derived }
         }

@@ -22,7 +22,8 @@ extension Journal {
 
     /// Starts a new journal from the projections' state when the journal lost entries.
     ///
-    /// Use it when opening throws ``JournalError/Code/journalBehind`` and no backup of the
+    /// Use it when opening throws ``JournalError/Code/journalBehind`` or
+    /// ``JournalError/Code/damagedJournal`` (a truncated journal file) and no backup of the
     /// journal is at hand: the records, flags, pending uploads and sync states the projections
     /// hold survive, and history restarts at their fold mark (older entries cannot be read,
     /// as below a compaction horizon). The damaged journal is kept in `damaged-N/`.
@@ -35,8 +36,8 @@ extension Journal {
     ///     key record lived in the lost journal).
     ///   - logger: where the recovery is logged.
     /// - Returns: where the new journal begins and where the old one went.
-    /// - Throws: ``JournalError/Code/unsupported`` when the journal is not behind (nothing to
-    ///   recover), the store is encrypted, or the projections were built by other versions;
+    /// - Throws: ``JournalError/Code/unsupported`` when the journal is neither behind nor
+    ///   damaged (nothing to recover), the store is encrypted, or the projections were built by other versions;
     ///   ``JournalError/Code/storeInUse`` while another process has the store open.
     @discardableResult
     public static func recoverJournal(
@@ -95,12 +96,13 @@ extension Journal {
                 directory: layout.directory, projections: projections, clock: clock, options: options,
                 logger: quietLogger())
             try journal.close()
-        } catch let error as JournalError where error.code == .journalBehind {
+        } catch let error as JournalError where error.code == .journalBehind || error.code == .damagedJournal {
             return error.message
         }
         throw JournalError(
             .unsupported,
-            "the journal of the store at \(layout.directory.path) is not behind its projections: nothing to recover")
+            "the journal of the store at \(layout.directory.path) is neither damaged nor behind its projections: "
+                + "nothing to recover")
     }
 
     /// The opens recovery makes for itself report nothing worth a line: its own notice says

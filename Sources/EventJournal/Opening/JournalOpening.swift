@@ -59,6 +59,9 @@ struct JournalOpening {
             try layout.moveFormatOneDataIntoJournalDirectory()
         }
         if moved { logger.notice("moved a format-1 store into \(layout.journalDirectory.path)") }
+        // Checked before LMDB maps the file: a truncated journal would end the process with
+        // SIGBUS at the first read instead of failing this call (issue 49).
+        try layout.requireUndamagedJournal()
         let journalEnvironment: Environment
         let entries: Database
         let meta: Database
@@ -599,18 +602,7 @@ struct JournalOpening {
         if let note = DamageNote.read(in: layout.projectionDirectory) {
             return "a process reading them found a damaged page (\(note.message))"
         }
-        let file = layout.projectionDirectory.appendingPathComponent("data.mdb")
-        do {
-            _ = try DataFileHeader.read(from: file)
-            return nil
-        } catch {
-            do {
-                _ = try DataFileHeader.read(from: file)
-                return nil
-            } catch {
-                return error.reason
-            }
-        }
+        return StoreLayout.dataFileDamage(layout.projectionDirectory.appendingPathComponent("data.mdb"))?.reason
     }
 
     private func openStore() throws -> ProjectionStore {

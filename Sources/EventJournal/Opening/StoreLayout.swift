@@ -94,7 +94,8 @@ public struct StoreLayout: Sendable, Hashable {
     ///
     /// A store is a folder whose `journal/data.mdb` is an LMDB journal, or a format-1 store's
     /// `data.mdb` holding one, or (to be refused later, for the lost journal) a folder whose
-    /// projections exist without a journal. A plain file, a missing or empty folder, an empty
+    /// projections exist without a journal, or (refused later too, as a damaged journal) a
+    /// folder whose `journal/data.mdb` is a damaged LMDB file, which is not mapped. A plain file, a missing or empty folder, an empty
     /// `journal/data.mdb`, and a store's `projections/` or `checkpoints/N/` folder are not.
     /// - Throws: ``JournalError/Code/missingStore`` when nothing is there;
     ///   ``JournalError/Code/notAStore`` for anything else that is not a store.
@@ -109,6 +110,9 @@ public struct StoreLayout: Sendable, Hashable {
         }
         let journalFile = journalDirectory.appendingPathComponent("data.mdb")
         if let bytes = Self.fileBytes(journalFile), bytes > 0 {
+            // A damaged journal file is a store, whose opening refuses it with what salvages
+            // it (`damagedJournal`); it is not mapped here to look for entries (issue 49).
+            if Self.dataFileDamage(journalFile) != nil { return }
             guard Self.holdsJournal(journalDirectory) else {
                 throw JournalError(
                     .notAStore, "\(journalFile.path) is not a SyncJournal journal: \(directory.path) is not a store")
@@ -161,6 +165,8 @@ public struct StoreLayout: Sendable, Hashable {
     /// Whether the LMDB environment in `folder` holds a journal's entries, read without
     /// writing anything (a projections environment holds none).
     static func holdsJournal(_ folder: URL) -> Bool {
+        // A damaged file is not mapped: reading a page past its end would be SIGBUS (issue 49).
+        guard dataFileDamage(folder.appendingPathComponent("data.mdb")) == nil else { return false }
         var options = EnvironmentOptions()
         options.isReadOnly = true
         guard let environment = try? Environment(directory: folder, options: options) else { return false }

@@ -70,10 +70,10 @@ public final class SyncStore: Sendable {
 
     /// Starts a new journal from the projections' state when the store's journal lost entries.
     ///
-    /// Opening refuses such a store (`JournalError` code `journalBehind`); this keeps its
-    /// soups, local-change flags, pending uploads and sync states, moves the damaged journal
-    /// into the store's `damaged-N/` folder, and restarts history at the projections' fold
-    /// mark. See `Journal.recoverJournal(directory:projections:clock:options:logger:)`.
+    /// Opening refuses such a store (`JournalError` code `journalBehind`, or `damagedJournal`
+    /// when its journal file is truncated); this keeps its soups, local-change flags, pending
+    /// uploads and sync states, moves the damaged journal into the store's `damaged-N/`
+    /// folder, and restarts history at the projections' fold mark. See `Journal.recoverJournal(directory:projections:clock:options:logger:)`.
     /// - Returns: where the new journal begins and where the damaged one was put.
     @discardableResult
     public static func recoverJournal(
