@@ -212,20 +212,18 @@ private struct Fold {
     /// A ghost cleaning that removed this record, as a ghost of its sync or as an unowned one.
     private mutating func foldGhostCleaning(_ entry: JournalEntry) throws {
         let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
-        let payload = try entry.jsonPayload()
+        let cleaning = try GhostCleaning(journalEntry: entry)
         // The lists of this soup: the cleaning's own when it names this soup, and those of
         // the related soups it also cleaned (children, other briefcase types).
-        var lists = entry.header[SyncHeader.soup]?.string == soup ? [payload] : []
-        lists += (payload[SyncPayload.related]?.array ?? []).filter { $0[SyncHeader.soup]?.string == soup }
-        func names(_ key: String) -> Bool {
-            lists.contains { list in
-                (list[key]?.array ?? []).contains { $0.string.map(serverIds.contains) ?? false }
-            }
+        var lists: [(ghosts: [String], unowned: [String])] = []
+        if cleaning.soupName == soup { lists.append((cleaning.ghostIds, cleaning.unownedGhostIds)) }
+        for related in cleaning.related where related.soupName == soup {
+            lists.append((related.ghostIds, related.unownedGhostIds))
         }
-        if exists, !isDirtyNow, names(SyncPayload.ghostIds) {
+        if exists, !isDirtyNow, lists.contains(where: { $0.ghosts.contains(where: serverIds.contains) }) {
             note(entry, action: "removed as a ghost of sync \(syncId)", record: nil)
             exists = false
-        } else if exists, !isDirtyNow, names(SyncPayload.unownedGhostIds) {
+        } else if exists, !isDirtyNow, lists.contains(where: { $0.unowned.contains(where: serverIds.contains) }) {
             let reason = "no sync owned it and the server no longer has it"
             note(entry, action: "removed by the ghost cleaning of sync \(syncId): \(reason)", record: nil)
             exists = false
