@@ -23,7 +23,7 @@ public struct SyncOptions: Hashable, Sendable {
     /// - Throws: ``SyncError/Code/malformedOptions`` naming the bad key.
     public init(json: JSONValue) throws(SyncError) {
         let fields = try JSONFields(json, what: "Sync options", code: .malformedOptions)
-        let modeText = try fields.string("mergeMode")
+        let modeText = try fields.string(MobileSDKKey.mergeMode)
         guard let mode = MergeMode(rawValue: modeText) else {
             throw SyncError(
                 .malformedOptions,
@@ -35,7 +35,7 @@ public struct SyncOptions: Hashable, Sendable {
 
     /// The Mobile SDK `options` object.
     public var json: JSONValue {
-        var members: [String: JSONValue] = ["mergeMode": .string(mergeMode.rawValue)]
+        var members: [String: JSONValue] = [MobileSDKKey.mergeMode: .string(mergeMode.rawValue)]
         if let fieldlist { members["fieldlist"] = .array(fieldlist.map(JSONValue.string)) }
         return .object(members)
     }

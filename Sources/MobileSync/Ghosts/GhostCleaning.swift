@@ -76,28 +76,20 @@ package struct GhostCleaning: Hashable, Sendable {
     }
 
     /// The entry to append: kind `sync.ghosts.cleaned`, header `syncId`, `soup`, `idFieldName`,
-    /// payload `{"remoteIds": [...], "ghostIds": [...]}` plus `"unownedGhostIds": [...]` when
-    /// there are any (so cleanings that find none keep the earlier format), and `"related":
-    /// [{"soup", "idFieldName", "parentIdFieldName"?, "remoteIds", "ghostIds",
-    /// "unownedGhostIds"?}]` when other soups are cleaned.
+    /// payload `{remoteIds: [...], ghostIds: [...]}` plus `unownedGhostIds: [...]` when there
+    /// are any (so cleanings that find none keep the earlier format), and `related: [{soup,
+    /// idFieldName, parentIdFieldName?, remoteIds, ghostIds, unownedGhostIds?}]` when other soups
+    /// are cleaned (``SyncPayload``).
     package var journalDraft: JournalEntry.Draft {
-        var payload: [String: JSONValue] = [
-            "remoteIds": .array(remoteIds.sorted().map(JSONValue.string)),
-            "ghostIds": .array(ghostIds.map(JSONValue.string)),
-        ]
-        if !unownedGhostIds.isEmpty { payload["unownedGhostIds"] = .array(unownedGhostIds.map(JSONValue.string)) }
+        var payload = Self.lists(remoteIds: remoteIds, ghostIds: ghostIds, unownedGhostIds: unownedGhostIds)
         if !related.isEmpty {
-            payload["related"] = .array(
+            payload[SyncPayload.related] = .array(
                 related.map { other in
-                    var members: [String: JSONValue] = [
-                        "soup": .string(other.soupName), "idFieldName": .string(other.idFieldName),
-                        "remoteIds": .array(other.remoteIds.sorted().map(JSONValue.string)),
-                        "ghostIds": .array(other.ghostIds.map(JSONValue.string)),
-                    ]
-                    if let field = other.parentIdFieldName { members["parentIdFieldName"] = .string(field) }
-                    if !other.unownedGhostIds.isEmpty {
-                        members["unownedGhostIds"] = .array(other.unownedGhostIds.map(JSONValue.string))
-                    }
+                    var members = Self.lists(
+                        remoteIds: other.remoteIds, ghostIds: other.ghostIds, unownedGhostIds: other.unownedGhostIds)
+                    members[SyncHeader.soup] = .string(other.soupName)
+                    members[SyncHeader.idFieldName] = .string(other.idFieldName)
+                    if let field = other.parentIdFieldName { members[SyncPayload.parentIdFieldName] = .string(field) }
                     return .object(members)
                 })
         }
@@ -110,32 +102,110 @@ package struct GhostCleaning: Hashable, Sendable {
             json: .object(payload))
     }
 
+    /// The id lists of one soup's cleaning, as the payload holds them.
+    private static func lists(remoteIds: [String], ghostIds: [String], unownedGhostIds: [String]) -> [String: JSONValue]
+    {
+        var members: [String: JSONValue] = [
+            SyncPayload.remoteIds: .array(remoteIds.sorted().map(JSONValue.string)),
+            SyncPayload.ghostIds: .array(ghostIds.map(JSONValue.string)),
+        ]
+        if !unownedGhostIds.isEmpty {
+            members[SyncPayload.unownedGhostIds] = .array(unownedGhostIds.map(JSONValue.string))
+        }
+        return members
+    }
+
+    /// Reads a cleaning back from its entry: the one reader of `sync.ghosts.cleaned`.
+    ///
+    /// - Throws: ``SyncError/Code/malformedEntry`` when the entry is of another kind, a header
+    ///   field is missing, or the payload's lists are not lists of strings.
+    package init(journalEntry entry: JournalEntry) throws(SyncError) {
+        guard entry.kind == .syncGhostsCleaned else {
+            throw SyncError(
+                .malformedEntry, "Entry \(entry.sequence) is \(entry.kind), not \(JournalEntry.Kind.syncGhostsCleaned)."
+            )
+        }
+        let header = EntryHeader(entry)
+        let payload: JSONValue
+        do {
+            payload = try entry.jsonPayload()
+        } catch {
+            throw SyncError(.malformedEntry, "Entry \(entry.sequence) (\(entry.kind)): the payload is not JSON.")
+        }
+        let lists = try Self.readLists(payload, entry)
+        var related: [Related] = []
+        for other in payload[SyncPayload.related]?.array ?? [] {
+            guard let soupName = other[SyncHeader.soup]?.string, let idFieldName = other[SyncHeader.idFieldName]?.string
+            else {
+                throw SyncError(
+                    .malformedEntry, "Entry \(entry.sequence): a related ghost cleaning lacks soup or idFieldName.")
+            }
+            let otherLists = try Self.readLists(other, entry)
+            related.append(
+                Related(
+                    soupName: soupName, idFieldName: idFieldName,
+                    parentIdFieldName: other[SyncPayload.parentIdFieldName]?.string, remoteIds: otherLists.remote,
+                    ghostIds: otherLists.ghosts, unownedGhostIds: otherLists.unowned))
+        }
+        self.init(
+            syncId: try header.integer(SyncHeader.syncId), soupName: try header.string(SyncHeader.soup),
+            idFieldName: try header.string(SyncHeader.idFieldName), remoteIds: lists.remote, ghostIds: lists.ghosts,
+            unownedGhostIds: lists.unowned, related: related)
+    }
+
+    /// The remote, ghost and unowned ghost ids of one soup's cleaning in `payload`; a missing
+    /// list is empty.
+    private static func readLists(_ payload: JSONValue, _ entry: JournalEntry) throws(SyncError) -> (
+        remote: [String], ghosts: [String], unowned: [String]
+    ) {
+        func strings(_ key: String) throws(SyncError) -> [String] {
+            let values = payload[key]?.array ?? []
+            let strings = values.compactMap(\.string)
+            guard strings.count == values.count else {
+                throw SyncError(.malformedEntry, "Entry \(entry.sequence): \"\(key)\" must list strings.")
+            }
+            return strings
+        }
+        return (
+            try strings(SyncPayload.remoteIds), try strings(SyncPayload.ghostIds),
+            try strings(SyncPayload.unownedGhostIds)
+        )
+    }
+
     /// What the sync-state projection keeps of a cleaning entry: how many remote ids, which
     /// ghosts (and unowned ghosts, when there were any), and the entry's sequence.
     ///
-    /// A cleaning of several soups adds `related`: `[{"soup", "remoteIdCount", "ghostIds"}]`
+    /// A cleaning of several soups adds `related`: `[{soup, remoteIdCount, ghostIds}]`
     /// (with `unownedGhostIds` when there were any).
     static func summary(of entry: JournalEntry) throws -> JSONValue {
-        let payload = try entry.jsonPayload()
-        var summary: [String: JSONValue] = [
-            "remoteIdCount": .number(JSONNumber(Int64(payload["remoteIds"]?.array?.count ?? 0))),
-            "ghostIds": payload["ghostIds"] ?? .array([]),
-            "sequence": .number(JSONNumber(Int64(entry.sequence))),
-        ]
-        if let unowned = payload["unownedGhostIds"] { summary["unownedGhostIds"] = unowned }
-        if let related = payload["related"]?.array {
-            summary["related"] = .array(
-                related.map { other in
-                    var members: [String: JSONValue] = [
-                        "soup": other["soup"] ?? .null,
-                        "remoteIdCount": .number(JSONNumber(Int64(other["remoteIds"]?.array?.count ?? 0))),
-                        "ghostIds": other["ghostIds"] ?? .array([]),
-                    ]
-                    if let unowned = other["unownedGhostIds"] { members["unownedGhostIds"] = unowned }
+        let cleaning = try GhostCleaning(journalEntry: entry)
+        var summary = Self.summary(
+            remoteIds: cleaning.remoteIds, ghostIds: cleaning.ghostIds, unownedGhostIds: cleaning.unownedGhostIds)
+        summary[SyncPayload.sequence] = .number(JSONNumber(Int64(entry.sequence)))
+        if !cleaning.related.isEmpty {
+            summary[SyncPayload.related] = .array(
+                cleaning.related.map { other in
+                    var members = Self.summary(
+                        remoteIds: other.remoteIds, ghostIds: other.ghostIds, unownedGhostIds: other.unownedGhostIds)
+                    members[SyncHeader.soup] = .string(other.soupName)
                     return .object(members)
                 })
         }
         return .object(summary)
+    }
+
+    /// One soup's part of a cleaning's summary.
+    private static func summary(remoteIds: [String], ghostIds: [String], unownedGhostIds: [String]) -> [String:
+        JSONValue]
+    {
+        var members: [String: JSONValue] = [
+            SyncPayload.remoteIdCount: .number(JSONNumber(Int64(remoteIds.count))),
+            SyncPayload.ghostIds: .array(ghostIds.map(JSONValue.string)),
+        ]
+        if !unownedGhostIds.isEmpty {
+            members[SyncPayload.unownedGhostIds] = .array(unownedGhostIds.map(JSONValue.string))
+        }
+        return members
     }
 
     /// How many records the cleaning deletes, in every soup.

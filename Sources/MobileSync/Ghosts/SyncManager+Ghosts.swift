@@ -92,9 +92,9 @@ extension SyncManager {
         var parentsWithDirtyChildren = Set<String>()
         for children in related {
             guard let field = children.parentIdFieldName else { continue }
-            for child in try store.soups.dirtyRecords(children.soupName) {
-                if let parentId = child[field]?.string { parentsWithDirtyChildren.insert(parentId) }
-            }
+            parentsWithDirtyChildren.formUnion(
+                GhostSet.parentIdsKept(
+                    byChildren: try store.soups.dirtyRecords(children.soupName), parentIdFieldName: field))
         }
         let parents = try await ghostIds(main)
         var others: [GhostCleaning.Related] = []

@@ -61,7 +61,8 @@ public struct RecordHistory: Sendable {
             try reader.forEachEntry(in: first...last) { entry in
                 // Children of a parent/children sync are named by `childrenSoup`; a cleaning of
                 // several soups lists the others in its payload, which the fold reads.
-                if entry.header["soup"]?.string == soup || entry.header["childrenSoup"]?.string == soup
+                if entry.header[SyncHeader.soup]?.string == soup
+                    || entry.header[SyncHeader.childrenSoup]?.string == soup
                     || entry.kind == .syncGhostsCleaned
                 {
                     try body(entry)
@@ -86,13 +87,15 @@ private struct Aliases {
         switch entry.kind.rawValue {
         case SoupEntryKind.saved.rawValue, JournalEntry.Kind.soupImported.rawValue:
             for record in try entry.jsonPayload()["records"]?.array ?? [] {
-                guard let entryId = record["_soupEntryId"]?.number?.int64Value, let serverId = record["Id"]?.string
+                guard let entryId = record[SoupStore.entryIdField]?.number?.int64Value,
+                    let serverId = record["Id"]?.string
                 else { continue }
                 pairs.append((entryId, serverId))
             }
         case JournalEntry.Kind.syncUpOutcome.rawValue:
-            for outcome in try entry.jsonPayload()["outcomes"]?.array ?? [] {
-                guard let entryId = outcome["entryId"]?.number?.int64Value, let serverId = outcome["serverId"]?.string
+            for outcome in try entry.jsonPayload()[SyncPayload.outcomes]?.array ?? [] {
+                guard let entryId = outcome[SyncPayload.entryId]?.number?.int64Value,
+                    let serverId = outcome[SyncPayload.serverId]?.string
                 else { continue }
                 pairs.append((entryId, serverId))
             }
@@ -143,7 +146,7 @@ private struct Fold {
                 note(entry, action: imported ? "imported from SmartStore" : savedAction(record), record: record)
                 follow(record, idField: "Id")
                 isDirtyNow = LocalFlags.isDirty(record)
-                version = record["_soupLastModifiedDate"]
+                version = record[SoupStore.lastModifiedDateField]
                 exists = true
             }
         case SoupEntryKind.deleted.rawValue:
@@ -174,25 +177,31 @@ private struct Fold {
     /// An upload's outcomes for this record: created (with its server id), deleted, refused.
     private mutating func foldUploadOutcome(_ entry: JournalEntry) throws {
         let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
-        for outcome in try entry.jsonPayload()["outcomes"]?.array ?? [] {
-            guard let entryId = outcome["entryId"]?.number?.int64Value, entryIds.contains(entryId) else { continue }
-            let kind = outcome["outcome"]?.string ?? "?"
+        for outcome in try entry.jsonPayload()[SyncPayload.outcomes]?.array ?? [] {
+            guard let entryId = outcome[SyncPayload.entryId]?.number?.int64Value, entryIds.contains(entryId) else {
+                continue
+            }
+            let kind = outcome[SyncPayload.outcome]?.string ?? "?"
             // The fold cleans the record only if it did not change while the request was out.
-            if kind == "created" || kind == "updated", outcome["version"] == version { isDirtyNow = false }
+            if kind == SyncUpUpload.JournaledOutcome.Kind.created.rawValue
+                || kind == SyncUpUpload.JournaledOutcome.Kind.updated.rawValue, outcome[SyncPayload.version] == version
+            {
+                isDirtyNow = false
+            }
             switch kind {
-            case "created":
-                let serverId = outcome["serverId"]?.string ?? "?"
+            case SyncUpUpload.JournaledOutcome.Kind.created.rawValue:
+                let serverId = outcome[SyncPayload.serverId]?.string ?? "?"
                 serverIds.insert(serverId)
                 let action =
-                    outcome["serverFields"] == nil
+                    outcome[SyncPayload.serverFields] == nil
                     ? "created on the server as \(serverId)" : "took over the server's record \(serverId)"
                 note(entry, action: "\(action) by sync \(syncId)", record: nil)
-            case "deleted":
+            case SyncUpUpload.JournaledOutcome.Kind.deleted.rawValue:
                 note(entry, action: "deleted by sync \(syncId)", record: nil)
                 exists = false
-            case "failed":
-                note(entry, action: "refused by the server: \(outcome["error"]?.string ?? "")", record: nil)
-            case "skipped":
+            case SyncUpUpload.JournaledOutcome.Kind.failed.rawValue:
+                note(entry, action: "refused by the server: \(outcome[SyncPayload.error]?.string ?? "")", record: nil)
+            case SyncUpUpload.JournaledOutcome.Kind.skipped.rawValue:
                 continue
             default:
                 note(entry, action: "\(kind) by sync \(syncId)", record: nil)
@@ -203,20 +212,18 @@ private struct Fold {
     /// A ghost cleaning that removed this record, as a ghost of its sync or as an unowned one.
     private mutating func foldGhostCleaning(_ entry: JournalEntry) throws {
         let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
-        let payload = try entry.jsonPayload()
+        let cleaning = try GhostCleaning(journalEntry: entry)
         // The lists of this soup: the cleaning's own when it names this soup, and those of
         // the related soups it also cleaned (children, other briefcase types).
-        var lists = entry.header["soup"]?.string == soup ? [payload] : []
-        lists += (payload["related"]?.array ?? []).filter { $0["soup"]?.string == soup }
-        func names(_ key: String) -> Bool {
-            lists.contains { list in
-                (list[key]?.array ?? []).contains { $0.string.map(serverIds.contains) ?? false }
-            }
+        var lists: [(ghosts: [String], unowned: [String])] = []
+        if cleaning.soupName == soup { lists.append((cleaning.ghostIds, cleaning.unownedGhostIds)) }
+        for related in cleaning.related where related.soupName == soup {
+            lists.append((related.ghostIds, related.unownedGhostIds))
         }
-        if exists, !isDirtyNow, names("ghostIds") {
+        if exists, !isDirtyNow, lists.contains(where: { $0.ghosts.contains(where: serverIds.contains) }) {
             note(entry, action: "removed as a ghost of sync \(syncId)", record: nil)
             exists = false
-        } else if exists, !isDirtyNow, names("unownedGhostIds") {
+        } else if exists, !isDirtyNow, lists.contains(where: { $0.unowned.contains(where: serverIds.contains) }) {
             let reason = "no sync owned it and the server no longer has it"
             note(entry, action: "removed by the ghost cleaning of sync \(syncId): \(reason)", record: nil)
             exists = false
@@ -228,11 +235,12 @@ private struct Fold {
     private mutating func foldPage(_ entry: JournalEntry) throws {
         let syncId = entry.header[SyncHeader.syncId].map(\.description) ?? "?"
         let leavesChanges =
-            entry.header["leaveIfChanged"]?.bool == true || entry.header["mergeMode"]?.string == "LEAVE_IF_CHANGED"
-        let parentIdField = entry.header["idFieldName"]?.string ?? "Id"
+            entry.header["leaveIfChanged"]?.bool == true
+            || entry.header[SyncHeader.mergeMode]?.string == MergeMode.leaveIfChanged.rawValue
+        let parentIdField = entry.header[SyncHeader.idFieldName]?.string ?? "Id"
         var records = try entry.jsonPayload().array ?? []
         var idField = parentIdField
-        if entry.header["soup"]?.string != soup {
+        if entry.header[SyncHeader.soup]?.string != soup {
             guard let relationship = entry.header[SyncHeader.childrenRelationship]?.string,
                 let parentIdFieldName = entry.header[SyncHeader.childParentIdFieldName]?.string
             else { return }
@@ -259,13 +267,13 @@ private struct Fold {
 
     private func matches(_ record: JSONValue, idField: String) -> Bool {
 
-        if let entryId = record["_soupEntryId"]?.number?.int64Value, entryIds.contains(entryId) { return true }
+        if let entryId = record[SoupStore.entryIdField]?.number?.int64Value, entryIds.contains(entryId) { return true }
         if let serverId = record[idField]?.string, serverIds.contains(serverId) { return true }
         return false
     }
 
     private mutating func follow(_ record: JSONValue, idField: String) {
-        if let entryId = record["_soupEntryId"]?.number?.int64Value { entryIds.insert(entryId) }
+        if let entryId = record[SoupStore.entryIdField]?.number?.int64Value { entryIds.insert(entryId) }
         if let serverId = record[idField]?.string { serverIds.insert(serverId) }
     }
 
@@ -276,9 +284,9 @@ private struct Fold {
     }
 
     private func savedAction(_ record: JSONValue) -> String {
-        if record["__locally_deleted__"]?.bool == true { return "deleted locally" }
-        if record["__locally_created__"]?.bool == true { return exists ? "updated locally" : "created locally" }
-        if record["__locally_updated__"]?.bool == true { return "updated locally" }
+        if record[LocalFlags.locallyDeleted]?.bool == true { return "deleted locally" }
+        if record[LocalFlags.locallyCreated]?.bool == true { return exists ? "updated locally" : "created locally" }
+        if record[LocalFlags.locallyUpdated]?.bool == true { return "updated locally" }
         return exists ? "saved" : "created"
     }
 

@@ -79,7 +79,7 @@ extension SyncState {
     private static func options(_ json: JSONValue?) throws(SyncError) -> SyncOptions {
         guard let json, !json.isNull else { return SyncOptions() }
         let fields = try JSONFields(json, what: "Sync state options", code: .malformedState)
-        if fields.members["mergeMode"] == nil || fields.members["mergeMode"] == .null {
+        if fields.members[MobileSDKKey.mergeMode] == nil || fields.members[MobileSDKKey.mergeMode] == .null {
             return SyncOptions(mergeMode: .overwrite, fieldlist: try fields.optionalStringArray("fieldlist"))
         }
         return try SyncOptions(json: json)

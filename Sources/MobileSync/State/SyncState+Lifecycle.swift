@@ -37,12 +37,13 @@ extension SyncState {
     /// `fetchedCount * 100 / totalSize` while below the total, and a page of a target sorted by
     /// modification date moves the watermark to `max(current, page)`.
     ///
-    /// The sync-state fold and `SyncDownRun` both apply pages with it, so every process reads
-    /// the progress the running one reports.
+    /// The page's fold (``SyncStateProjection/applyPage(_:leftAlone:in:)``) and `SyncDownRun`
+    /// both apply pages with it, so every process reads the progress the running one reports.
     ///
     /// - Parameters:
     ///   - page: the page, as journaled, with its `SyncDownPage.recordCount`.
-    ///   - leftAlone: how many of the page's records the soup fold left alone (decision 0325).
+    ///   - leftAlone: how many of the page's records its fold left alone (decision 0325); at
+    ///     most the page's record count is taken.
     /// - Returns: the progress reports the page makes, in order: page 0's `RUNNING(0, total)`,
     ///   then a new progress if any.
     @discardableResult
@@ -54,7 +55,8 @@ extension SyncState {
         }
         let count = max(page.recordCount, 0)
         fetchedCount += count
-        changedCount += max(0, count - leftAlone)
+        // A page without a record count (before decision 0325) changes every record it counts.
+        changedCount += count - min(max(leftAlone, 0), count)
         if page.advancesWatermark { maxTimeStamp = max(maxTimeStamp, page.maxTimeStamp) }
         if recordSaved(count: fetchedCount) { reports.append(self) }
         return reports

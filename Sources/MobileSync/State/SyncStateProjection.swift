@@ -9,17 +9,17 @@ import Soups
 /// |---|---|---|
 /// | `syncs.states` | sync id (8 bytes, big-endian) | the ``SyncState`` JSON |
 /// | `syncs.names` | sync name (UTF-8) | sync id (8 bytes, big-endian) |
-/// | `syncs.ghosts` | sync id (8 bytes, big-endian) | the last ghost cleaning: `{"remoteIdCount", "ghostIds", "sequence"}`, and `"unownedGhostIds"` when it found any |
+/// | `syncs.ghosts` | sync id (8 bytes, big-endian) | the last ghost cleaning: `{remoteIdCount, ghostIds, sequence}`, and `unownedGhostIds` when it found any |
 /// | `syncs.meta` | `next-sync-id` | UInt64 big-endian |
 ///
 /// `sync.created` and `sync.state.changed` carry whole states, so the last one wins.
-/// `sync.down.page` applies the page to the running state (``SyncState/applyPage(_:leftAlone:)``):
-/// `totalSize` on page 0, `fetchedCount`, `changedCount` and progress on every page, and, when
-/// `advancesWatermark`, `maxTimeStamp` to `max(current, page)`, so the records, the watermark and
-/// the progress commit together and every process reads them. How many records the soup fold
-/// left alone is read from the soup projection, which folds each entry first.
+/// `sync.down.page` is applied to the running state by the page's own fold (``ServerPageRule``,
+/// in the soup projection, through ``applyPage(_:leftAlone:in:)``), which alone knows how many
+/// records it left alone: `totalSize` on page 0, `fetchedCount`, `changedCount` and progress on
+/// every page, and, when `advancesWatermark`, `maxTimeStamp` to `max(current, page)`, so the
+/// records, the watermark and the progress commit together and every process reads them.
 /// `sync.deleted` removes a sync and its name; `sync.ghosts.cleaned` records the cleaning.
-/// The fold reads nothing but the entry, these databases and the soup fold's count of the page.
+/// The fold reads nothing but the entry and these databases.
 package struct SyncStateProjection: Projection {
     /// The projection's name, `syncs`.
     package let name = "syncs"
@@ -62,8 +62,7 @@ package struct SyncStateProjection: Projection {
             }
             try databases.put(state)
         case .syncDownPageFetched:
-            let leftAlone = try SoupProjection.takeLeftAloneCount(ofPage: entry.sequence, in: context) ?? 0
-            try applyPage(SyncDownPage(journalEntry: entry), leftAlone: leftAlone, databases)
+            break  // applied by the page's fold, in the soup projection: ServerPageRule
         case .syncDeleted:
             let id = try EntryHeader(entry).integer(SyncHeader.syncId)
             try databases.delete(id: id)
@@ -97,10 +96,17 @@ package struct SyncStateProjection: Projection {
         return ["syncs": .object(syncs), "nextSyncId": .number(JSONNumber(try databases.nextSyncId()))]
     }
 
-    private func applyPage(_ page: SyncDownPage, leftAlone: Int, _ databases: SyncStateDatabases) throws {
+    /// Applies a fetched page to its sync's state (``SyncState/applyPage(_:leftAlone:)``), in the
+    /// fold of the page's entry.
+    /// - Parameters:
+    ///   - page: the page, as journaled.
+    ///   - leftAlone: how many of its records the page fold left alone (decision 0325).
+    ///   - context: the append's projection context, which holds this projection's databases.
+    static func applyPage(_ page: SyncDownPage, leftAlone: Int, in context: ProjectionContext) throws {
+        let databases = SyncStateDatabases(context.transaction, context.database)
         // A page of a sync deleted while it ran changes no state: the sync is gone.
         guard var state = try databases.state(id: page.syncId) else { return }
-        state.applyPage(page, leftAlone: Int64(min(leftAlone, max(0, Int(page.recordCount)))))
+        state.applyPage(page, leftAlone: Int64(leftAlone))
         try databases.put(state)
     }
 

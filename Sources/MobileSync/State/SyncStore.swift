@@ -24,9 +24,10 @@ public final class SyncStore: Sendable {
     /// Which syncs a live process owns (`leases/` in ``directory``).
     let leases: SyncLeases
 
-    /// The projections of a SyncJournal store, in apply order.
+    /// The projections of a SyncJournal store, in apply order: the soups with MobileSync's fold
+    /// rules for the sync entries (`SyncFoldRules`), the sync states, the pending uploads.
     public static var projections: [any Projection] {
-        [SoupProjection(), SyncStateProjection(), PendingUploadsProjection()]
+        [SoupProjection(rules: SyncFoldRules.make()), SyncStateProjection(), PendingUploadsProjection()]
     }
 
     /// Opens (creating when missing) the store in `directory`.

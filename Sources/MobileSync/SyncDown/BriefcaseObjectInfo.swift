@@ -44,7 +44,7 @@ public struct BriefcaseObjectInfo: Hashable, Sendable {
         self.init(
             sobjectType: try ParentChildrenRelationship.typeName(fields, "sobjectType"),
             fieldlist: try fields.stringArray("fieldlist"), soupName: try fields.string("soupName"),
-            idFieldName: try ParentChildrenRelationship.fieldName(fields, "idFieldName")
+            idFieldName: try ParentChildrenRelationship.fieldName(fields, MobileSDKKey.idFieldName)
                 ?? SyncDownTargetDescriptor.idFieldNameDefault,
             modificationDateFieldName: try ParentChildrenRelationship.fieldName(fields, "modificationDateFieldName")
                 ?? SyncDownTargetDescriptor.modificationDateFieldNameDefault)
@@ -54,7 +54,7 @@ public struct BriefcaseObjectInfo: Hashable, Sendable {
     var json: JSONValue {
         [
             "sobjectType": .string(sobjectType), "fieldlist": .array(fieldlist.map(JSONValue.string)),
-            "soupName": .string(soupName), "idFieldName": .string(idFieldName),
+            "soupName": .string(soupName), MobileSDKKey.idFieldName: .string(idFieldName),
             "modificationDateFieldName": .string(modificationDateFieldName),
         ]
     }

@@ -125,7 +125,8 @@ extension ParentChildrenRelationship {
         self.init(
             parent: Parent(
                 sobjectType: try Self.typeName(parent, "sobjectType"), soupName: try parent.string("soupName"),
-                idFieldName: try Self.fieldName(parent, "idFieldName") ?? SyncDownTargetDescriptor.idFieldNameDefault,
+                idFieldName: try Self.fieldName(parent, MobileSDKKey.idFieldName)
+                    ?? SyncDownTargetDescriptor.idFieldNameDefault,
                 modificationDateFieldName: try Self.fieldName(parent, "modificationDateFieldName")
                     ?? SyncDownTargetDescriptor.modificationDateFieldNameDefault,
                 externalIdFieldName: try Self.fieldName(parent, "externalIdFieldName")),
@@ -134,7 +135,8 @@ extension ParentChildrenRelationship {
                 sobjectTypePlural: try Self.typeName(children, "sobjectTypePlural"),
                 soupName: try children.string("soupName"),
                 parentIdFieldName: try Self.typeName(children, "parentIdFieldName"),
-                idFieldName: try Self.fieldName(children, "idFieldName") ?? SyncDownTargetDescriptor.idFieldNameDefault,
+                idFieldName: try Self.fieldName(children, MobileSDKKey.idFieldName)
+                    ?? SyncDownTargetDescriptor.idFieldNameDefault,
                 modificationDateFieldName: try Self.fieldName(children, "modificationDateFieldName")
                     ?? SyncDownTargetDescriptor.modificationDateFieldNameDefault,
                 externalIdFieldName: try Self.fieldName(children, "externalIdFieldName")),
@@ -145,14 +147,14 @@ extension ParentChildrenRelationship {
     func write(into members: inout [String: JSONValue]) {
         var parentJSON: [String: JSONValue] = [
             "sobjectType": .string(parent.sobjectType), "soupName": .string(parent.soupName),
-            "idFieldName": .string(parent.idFieldName),
+            MobileSDKKey.idFieldName: .string(parent.idFieldName),
             "modificationDateFieldName": .string(parent.modificationDateFieldName),
         ]
         if let field = parent.externalIdFieldName { parentJSON["externalIdFieldName"] = .string(field) }
         var childrenJSON: [String: JSONValue] = [
             "sobjectType": .string(children.sobjectType), "sobjectTypePlural": .string(children.sobjectTypePlural),
             "soupName": .string(children.soupName), "parentIdFieldName": .string(children.parentIdFieldName),
-            "idFieldName": .string(children.idFieldName),
+            MobileSDKKey.idFieldName: .string(children.idFieldName),
             "modificationDateFieldName": .string(children.modificationDateFieldName),
         ]
         if let field = children.externalIdFieldName { childrenJSON["externalIdFieldName"] = .string(field) }

@@ -90,6 +90,14 @@ extension SyncDownPage {
             recordCount: try header.optionalInteger(SyncHeader.recordCount) ?? -1)
     }
 
+    /// The `previousWatermark` header of a page entry: `nil` for a page journaled before
+    /// decision 0325, which folds by decision 0321's rule (``RefetchRule``); `-1` for a page of a
+    /// full sync.
+    /// - Throws: ``SyncError/Code/malformedEntry`` when the header is not an integer.
+    static func previousWatermark(of entry: JournalEntry) throws(SyncError) -> Int64? {
+        try EntryHeader(entry).optionalInteger(SyncHeader.previousWatermark)
+    }
+
     /// The window in an entry's header: both fields or neither, the overlap in range, the
     /// start -1 or an epoch time.
     private static func window(_ header: EntryHeader) throws(SyncError) -> ReSyncWindow? {

@@ -8,9 +8,9 @@
 /// ```
 ///
 /// `totalSize` is the target's count and progress counts every fetched record, as in Mobile
-/// SDK; records the soup fold left alone because only the reSync's window brought them
+/// SDK; records the page fold left alone because only the reSync's window brought them
 /// (decision 0325) are counted in ``SyncState/fetchedCount`` but not in
-/// ``SyncState/changedCount``.
+/// ``SyncState/changedCount``: the fold tells the engine how many (`SyncStore.appendFetchedPages`).
 package struct SyncDownRun: Hashable, Sendable {
     /// The sync's state as of the last step.
     public private(set) var state: SyncState
@@ -38,21 +38,13 @@ package struct SyncDownRun: Hashable, Sendable {
     ///
     /// - Parameters:
     ///   - page: the page, as journaled, with its `SyncDownPage.recordCount`.
-    ///   - leftAlone: how many of its records the soup fold left alone (decision 0325).
+    ///   - leftAlone: how many of its records the page fold left alone (decision 0325).
     /// - Returns: the states to report, in order (possibly none).
     package mutating func apply(_ page: SyncDownPage, leftAlone: Int = 0) -> [SyncState] {
         precondition(page.syncId == state.id, "a page is applied to its own sync's run")
         precondition((0...max(0, page.recordCount)).contains(Int64(leftAlone)), "left alone are some of the records")
         latestModification = max(latestModification, page.maxTimeStamp)
         return state.applyPage(page, leftAlone: Int64(leftAlone))
-    }
-
-    /// Takes ``SyncState/changedCount`` from the state the sync-state fold made of the pages
-    /// just committed: only the soup fold knows which records it left alone. Call it before
-    /// ``apply(_:leftAlone:)`` of those pages, which then count them as fetched only.
-    package mutating func adoptCounts(of folded: SyncState) {
-        precondition(folded.id == state.id, "the folded state of this run's sync")
-        state.changedCount = folded.changedCount - (folded.fetchedCount - state.fetchedCount)
     }
 
     /// Records, before a DONE, that the run read the org at `serverReadTime` on the server's

@@ -24,7 +24,7 @@ extension SyncDownTargetDescriptor {
     ///   ``SyncError/Code/malformedQuery`` for a SOQL query that cannot be normalized.
     public init(json: JSONValue) throws(SyncError) {
         let fields = try JSONFields(json, what: "Sync down target", code: .malformedTarget)
-        let idField = try fields.optionalString("idFieldName") ?? Self.idFieldNameDefault
+        let idField = try fields.optionalString(MobileSDKKey.idFieldName) ?? Self.idFieldNameDefault
         let dateField = try fields.optionalString("modificationDateFieldName") ?? Self.modificationDateFieldNameDefault
         let type = try fields.optionalString("type")
         let kind = try Self.kind(type: type, fields: fields)
@@ -44,7 +44,7 @@ extension SyncDownTargetDescriptor {
     /// The Mobile SDK target JSON.
     public var json: JSONValue {
         var members = otherFields
-        members["idFieldName"] = .string(idFieldName)
+        members[MobileSDKKey.idFieldName] = .string(idFieldName)
         members["modificationDateFieldName"] = .string(modificationDateFieldName)
         // Written only when set: a sync saved before decision 0321, folded again, keeps its JSON.
         if reSyncOverlapSeconds != 0 {
@@ -157,7 +157,7 @@ extension SyncDownTargetDescriptor {
     }
 
     private static func interpretedKeys(of kind: Kind) -> [String] {
-        let common = ["type", "idFieldName", "modificationDateFieldName"]
+        let common = ["type", MobileSDKKey.idFieldName, "modificationDateFieldName"]
         switch kind {
         case .soql: return common + ["query", "maxBatchSize", reSyncOverlapKey]
         case .sosl: return common + ["query"]

@@ -154,11 +154,10 @@ extension SyncManager {
             guard !pending.isEmpty else { return }
             let group = pending
             pending.removeAll()
-            try store.soups.appendFetchedPages(group.map(\.fetched))
-            // The sync-state fold counted what the soup fold left alone (decision 0325).
-            if let folded = try store.syncState(id: run.state.id) { run.adoptCounts(of: folded) }
-            for (page, _) in group {
-                for state in run.apply(page) { report(state, onUpdate) }
+            // Each page's fold says how many of its records it left alone (decision 0325).
+            let leftAlone = try store.soups.appendFetchedPages(group.map(\.fetched))
+            for ((page, _), count) in zip(group, leftAlone) {
+                for state in run.apply(page, leftAlone: count) { report(state, onUpdate) }
             }
         }
         do {

@@ -108,12 +108,12 @@ package struct ParentChildrenSyncUpRunner: Sendable {
     private func reconciled(_ item: JSONValue, entryId: Int64, into summary: inout SyncUpSummary) async throws
         -> SyncUpOutcome
     {
-        guard item["action"]?.string == "create" else { return .skipped }
-        guard let externalId = item["externalId"]?.string else {
+        guard SyncUpUpload.action(named: item[SyncPayload.action]?.string) == .create else { return .skipped }
+        guard let externalId = item[SyncPayload.externalId]?.string else {
             summary.possibleDuplicates.append(entryId)
             return .skipped
         }
-        let isChild = item["soup"] != nil
+        let isChild = item[SyncHeader.soup] != nil
         guard let record = try store.soups.retrieve(isChild ? childSoup : parentSoup, ids: [entryId]).first,
             SyncUpAction(record: record) == .delete,
             let serverId = try await target.serverId(ofExternalId: externalId, isChild: isChild)

@@ -22,7 +22,9 @@ package struct PendingUploadsProjection: Projection {
 
     package func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
         guard entry.kind == .syncUpIntent || entry.kind == .syncUpOutcome else { return }
-        guard let requestId = entry.header["requestId"]?.string, let syncId = entry.header["syncId"]?.integer else {
+        guard let requestId = entry.header[SyncHeader.requestId]?.string,
+            let syncId = entry.header[SyncHeader.syncId]?.integer
+        else {
             throw SyncError(.malformedEntry, "Entry \(entry.sequence) (\(entry.kind)) lacks its requestId or syncId.")
         }
         let database = context.database(named: Self.databaseName)

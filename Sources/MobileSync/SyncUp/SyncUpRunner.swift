@@ -156,7 +156,7 @@ package struct SyncUpRunner: Sendable {
                 highest = max(highest, number)
             }
             var outcomes: [SyncUpOutcome] = []
-            for (item, record) in zip(upload.items, intent["records"]?.array ?? []) {
+            for (item, record) in zip(upload.items, intent[SyncPayload.records]?.array ?? []) {
                 outcomes.append(try await outcome(record, item.entryId, &summary))
             }
             try store.journal.append(upload.outcomeDraft(outcomes))
@@ -169,11 +169,11 @@ package struct SyncUpRunner: Sendable {
     private func reconciled(_ item: JSONValue, entryId: Int64, into summary: inout SyncUpSummary) async throws
         -> SyncUpOutcome
     {
-        guard item["action"]?.string == "create" else { return .skipped }
-        if let externalId = item["externalId"]?.string {
+        guard SyncUpUpload.action(named: item[SyncPayload.action]?.string) == .create else { return .skipped }
+        if let externalId = item[SyncPayload.externalId]?.string {
             return try await reconciledUpsert(externalId: externalId, entryId: entryId, into: &summary)
         }
-        guard let marker = target.markerFieldName, let client, let localId = item["id"]?.string,
+        guard let marker = target.markerFieldName, let client, let localId = item[SyncPayload.id]?.string,
             let record = try store.soups.retrieve(soupName, ids: [entryId]).first,
             let objectType = SyncUpFields.objectType(of: record)
         else {

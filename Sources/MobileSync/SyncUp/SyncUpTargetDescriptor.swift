@@ -85,7 +85,7 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
         var kind = Self.kind(
             iOS: try fields.optionalString(SyncDownTargetDescriptor.iOSImplKey),
             android: try fields.optionalString(SyncDownTargetDescriptor.androidImplKey))
-        var idField = try fields.optionalString("idFieldName") ?? SyncDownTargetDescriptor.idFieldNameDefault
+        var idField = try fields.optionalString(MobileSDKKey.idFieldName) ?? SyncDownTargetDescriptor.idFieldNameDefault
         var dateField =
             try fields.optionalString("modificationDateFieldName")
             ?? SyncDownTargetDescriptor.modificationDateFieldNameDefault
@@ -131,7 +131,7 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
     /// The Mobile SDK sync-up target JSON.
     public var json: JSONValue {
         var members = otherFields
-        members["idFieldName"] = .string(idFieldName)
+        members[MobileSDKKey.idFieldName] = .string(idFieldName)
         members["modificationDateFieldName"] = .string(modificationDateFieldName)
         if let createFieldlist { members["createFieldlist"] = .array(createFieldlist.map(JSONValue.string)) }
         if let updateFieldlist { members["updateFieldlist"] = .array(updateFieldlist.map(JSONValue.string)) }
@@ -157,7 +157,8 @@ public struct SyncUpTargetDescriptor: Hashable, Sendable {
     static let maxBatchSizeKey = "maxBatchSize"
 
     private static let interpretedKeys = [
-        "idFieldName", "modificationDateFieldName", "createFieldlist", "updateFieldlist", "externalIdFieldName",
+        MobileSDKKey.idFieldName, "modificationDateFieldName", "createFieldlist", "updateFieldlist",
+        "externalIdFieldName",
     ]
 
     /// The class names Mobile SDK uses for its built-in sync-up targets, by last name part.

@@ -27,9 +27,9 @@ package struct SyncUpUpload: Hashable, Sendable {
 
         /// Describes `record` (a soup record with `_soupEntryId`) for an upload.
         package init(record: JSONValue, idFieldName: String, externalId: String?, soup: String? = nil) {
-            entryId = record["_soupEntryId"]?.number?.int64Value ?? 0
+            entryId = record[SoupStore.entryIdField]?.number?.int64Value ?? 0
             action = SyncUpAction(record: record)
-            version = record["_soupLastModifiedDate"] ?? .null
+            version = record[SoupStore.lastModifiedDateField] ?? .null
             id = record[idFieldName]?.string
             self.externalId = externalId
             self.soup = soup
@@ -109,15 +109,15 @@ package struct SyncUpUpload: Hashable, Sendable {
     package var intentDraft: JournalEntry.Draft {
         let records: [JSONValue] = items.map { item in
             var fields: [String: JSONValue] = [
-                "entryId": .number(JSONNumber(item.entryId)), "action": .string(Self.name(of: item.action)),
-                "version": item.version,
+                SyncPayload.entryId: .number(JSONNumber(item.entryId)),
+                SyncPayload.action: .string(Self.name(of: item.action)), SyncPayload.version: item.version,
             ]
-            if let id = item.id { fields["id"] = .string(id) }
-            if let externalId = item.externalId { fields["externalId"] = .string(externalId) }
-            if let soup = item.soup { fields["soup"] = .string(soup) }
+            if let id = item.id { fields[SyncPayload.id] = .string(id) }
+            if let externalId = item.externalId { fields[SyncPayload.externalId] = .string(externalId) }
+            if let soup = item.soup { fields[SyncHeader.soup] = .string(soup) }
             return .object(fields)
         }
-        return JournalEntry.Draft(kind: .syncUpIntent, header: header, json: ["records": .array(records)])
+        return JournalEntry.Draft(kind: .syncUpIntent, header: header, json: [SyncPayload.records: .array(records)])
     }
 
     /// The entry appended after the answer: one outcome per item, in order. The soup
@@ -127,37 +127,42 @@ package struct SyncUpUpload: Hashable, Sendable {
     package func outcomeDraft(_ outcomes: [SyncUpOutcome]) -> JournalEntry.Draft {
         precondition(outcomes.count == items.count, "one outcome per uploaded record")
         let entries: [JSONValue] = zip(items, outcomes).map { item, outcome in
-            var fields: [String: JSONValue] = ["entryId": .number(JSONNumber(item.entryId)), "version": item.version]
-            if let soup = item.soup { fields["soup"] = .string(soup) }
+            var fields: [String: JSONValue] = [
+                SyncPayload.entryId: .number(JSONNumber(item.entryId)), SyncPayload.version: item.version,
+            ]
+            if let soup = item.soup { fields[SyncHeader.soup] = .string(soup) }
+            let kind: JournaledOutcome.Kind
             switch outcome {
             case .created(let serverId):
-                fields["outcome"] = "created"
-                fields["serverId"] = .string(serverId)
+                kind = .created
+                fields[SyncPayload.serverId] = .string(serverId)
             case .adopted(let serverId, let serverFields):
                 // A created outcome with the server's values: a build that predates them still
                 // folds it as the create it is to the children.
-                fields["outcome"] = "created"
-                fields["serverId"] = .string(serverId)
-                fields["serverFields"] = .object(serverFields)
-            case .updated: fields["outcome"] = "updated"
-            case .deleted: fields["outcome"] = "deleted"
-            case .notFound: fields["outcome"] = "notFound"
+                kind = .created
+                fields[SyncPayload.serverId] = .string(serverId)
+                fields[SyncPayload.serverFields] = .object(serverFields)
+            case .updated: kind = .updated
+            case .deleted: kind = .deleted
+            case .notFound: kind = .notFound
             case .failed:
-                fields["outcome"] = "failed"
-                fields["error"] = outcome.lastError.map(JSONValue.string) ?? .null
-            case .skipped: fields["outcome"] = "skipped"
+                kind = .failed
+                fields[SyncPayload.error] = outcome.lastError.map(JSONValue.string) ?? .null
+            case .skipped: kind = .skipped
             }
+            fields[SyncPayload.outcome] = .string(kind.rawValue)
             return .object(fields)
         }
-        return JournalEntry.Draft(kind: .syncUpOutcome, header: header, json: ["outcomes": .array(entries)])
+        return JournalEntry.Draft(kind: .syncUpOutcome, header: header, json: [SyncPayload.outcomes: .array(entries)])
     }
 
     private var header: [String: JournalEntry.HeaderValue] {
         var header: [String: JournalEntry.HeaderValue] = [
-            "syncId": .integer(syncId), "soup": .string(soupName), "requestId": .string(requestId),
-            "idFieldName": .string(idFieldName), "mergeMode": .string(mergeMode.rawValue),
+            SyncHeader.syncId: .integer(syncId), SyncHeader.soup: .string(soupName),
+            SyncHeader.requestId: .string(requestId), SyncHeader.idFieldName: .string(idFieldName),
+            SyncHeader.mergeMode: .string(mergeMode.rawValue),
         ]
-        if let externalIdFieldName { header["externalIdFieldName"] = .string(externalIdFieldName) }
+        if let externalIdFieldName { header[SyncHeader.externalIdFieldName] = .string(externalIdFieldName) }
         if let children {
             header[SyncHeader.childrenSoup] = .string(children.soupName)
             header[SyncHeader.childIdFieldName] = .string(children.idFieldName)
@@ -171,8 +176,8 @@ package struct SyncUpUpload: Hashable, Sendable {
     /// The upload a pending intent describes (``SyncStore/pendingUploads(syncId:)`` gives the
     /// intent's payload with its header fields), with `mergeMode` for its outcome.
     init(pendingIntent intent: JSONValue, mergeMode: MergeMode, defaultSoup: String, defaultIdFieldName: String) {
-        let records = intent["records"]?.array ?? []
-        let idFieldName = intent["idFieldName"]?.string ?? defaultIdFieldName
+        let records = intent[SyncPayload.records]?.array ?? []
+        let idFieldName = intent[SyncHeader.idFieldName]?.string ?? defaultIdFieldName
         var children: Children?
         if let soup = intent[SyncHeader.childrenSoup]?.string,
             let childId = intent[SyncHeader.childIdFieldName]?.string,
@@ -185,27 +190,24 @@ package struct SyncUpUpload: Hashable, Sendable {
                 externalIdFieldName: intent[SyncHeader.childExternalIdFieldName]?.string, relationshipType: type)
         }
         self.init(
-            syncId: intent["syncId"]?.number?.int64Value ?? 0, soupName: intent["soup"]?.string ?? defaultSoup,
-            requestId: intent["requestId"]?.string ?? "", idFieldName: idFieldName, mergeMode: mergeMode,
+            syncId: intent[SyncHeader.syncId]?.number?.int64Value ?? 0,
+            soupName: intent[SyncHeader.soup]?.string ?? defaultSoup,
+            requestId: intent[SyncHeader.requestId]?.string ?? "", idFieldName: idFieldName, mergeMode: mergeMode,
             items: records.map { item in
                 var upload = Item(record: [:], idFieldName: idFieldName, externalId: nil)
-                upload.entryId = item["entryId"]?.number?.int64Value ?? 0
-                upload.version = item["version"] ?? .null
-                upload.id = item["id"]?.string
-                upload.externalId = item["externalId"]?.string
-                upload.soup = item["soup"]?.string
-                upload.action = Self.action(named: item["action"]?.string)
+                upload.entryId = item[SyncPayload.entryId]?.number?.int64Value ?? 0
+                upload.version = item[SyncPayload.version] ?? .null
+                upload.id = item[SyncPayload.id]?.string
+                upload.externalId = item[SyncPayload.externalId]?.string
+                upload.soup = item[SyncHeader.soup]?.string
+                upload.action = Self.action(named: item[SyncPayload.action]?.string)
                 return upload
-            }, externalIdFieldName: intent["externalIdFieldName"]?.string, children: children)
+            }, externalIdFieldName: intent[SyncHeader.externalIdFieldName]?.string, children: children)
     }
 
-    private static func action(named name: String?) -> SyncUpAction {
-        switch name {
-        case "create": .create
-        case "update": .update
-        case "delete": .delete
-        default: .none
-        }
+    /// The action an intent names (``intentDraft``'s names), `.none` for another name.
+    static func action(named name: String?) -> SyncUpAction {
+        [SyncUpAction.create, .update, .delete].first { Self.name(of: $0) == name } ?? .none
     }
 
     private static func name(of action: SyncUpAction) -> String {

@@ -4,11 +4,11 @@ import LosslessJSON
 ///
 /// Each index has a small id that stays the same for as long as the soup keeps its
 /// (path, type) pair, so altering a soup moves no index entries of the indexes it keeps.
-struct SoupCatalogEntry: Hashable, Sendable {
-    var name: String
+package struct SoupCatalogEntry: Hashable, Sendable {
+    package var name: String
     /// The prefix of every key of this soup; never reused, so a dropped soup's keys can't
     /// collide with a new soup of the same name.
-    var soupId: UInt32
+    package var soupId: UInt32
     var indexes: [CatalogIndex]
     var nextIndexId: UInt16
 
@@ -35,7 +35,7 @@ struct SoupCatalogEntry: Hashable, Sendable {
     ///
     /// An array, not a set: the parser tests each member name against it, and comparing a
     /// name with a handful of short strings is cheaper than hashing it.
-    var foldedRecordMembers: [String]? {
+    package var foldedRecordMembers: [String]? {
         var members = [SoupStore.entryIdField, SoupStore.lastModifiedDateField, LocalFlags.local]
         for index in indexes {
             guard let first = index.pathComponents.first else { return nil }
@@ -46,7 +46,7 @@ struct SoupCatalogEntry: Hashable, Sendable {
 
     /// Whether an index path begins with `_`, as every field a sync down adds to its records
     /// does: the fold then indexes each stored record whole rather than as fetched.
-    var indexesAddedFieldNames: Bool {
+    package var indexesAddedFieldNames: Bool {
         indexes.contains { $0.spec.path.utf8.first == UInt8(ascii: "_") }
     }
 

@@ -12,7 +12,7 @@ import LMDBStore
 /// | `soups.fulltext` | soupId (4) · indexId (2) · token · `00` · entryId (8) | empty |
 /// | `soups.keys` | soupId (4) · entryId (8) | the record's index and token keys |
 /// | `soups.dirty` | soupId (4) · entryId (8) | empty |
-/// | `soups.uploading` | soupId (4) · entryId (8) | `{"field", "value"}`: an upsert in flight |
+/// | `soups.uploading` | soupId (4) · entryId (8) | a fold rule's note on the record (`SoupState.putRecordNote`) |
 ///
 /// Numbers are big-endian so that byte order is numeric order.
 struct SoupDatabases: Sendable {
@@ -23,9 +23,9 @@ struct SoupDatabases: Sendable {
     var fullText: Database
     var recordKeys: Database
     var dirty: Database
-    /// Creates sent as upserts by an external id whose outcome is not journaled yet; a sync-down
-    /// page that fetches the server copy of one matches it to the local record (decision 0353).
-    var uploading: Database
+    /// The notes fold rules keep per record (MobileSync's creates in flight as upserts,
+    /// decision 0353); named for them, which were its first and only notes, so its layout stays.
+    var recordNotes: Database
 
     static let names = [
         "soups.catalog", "soups.meta", "soups.records", "soups.index", "soups.fulltext", "soups.keys", "soups.dirty",
@@ -45,15 +45,11 @@ struct SoupDatabases: Sendable {
         fullText = database("soups.fulltext")
         recordKeys = database("soups.keys")
         dirty = database("soups.dirty")
-        uploading = database("soups.uploading")
+        recordNotes = database("soups.uploading")
     }
 
     static let nextEntryIdKey = Array("next-entry-id".utf8)
     static let nextSoupIdKey = Array("next-soup-id".utf8)
-    /// A note from the fold of a sync-down page to the sync-state projection folded after it:
-    /// the page's sequence and how many of its records it left alone (two UInt64s). Taken, and
-    /// removed, in the same transaction.
-    static let pageLeftAloneKey = Array("page-left-alone".utf8)
 
     static func soupPrefix(_ soupId: UInt32) -> [UInt8] {
         withUnsafeBytes(of: soupId.bigEndian, Array.init)

@@ -1,27 +1,26 @@
 import EventJournal
 import LosslessJSON
 
-/// Parses the payloads of saves and fetched pages ahead of the soup fold, on the thread that
-/// reads a rebuild's, a recovery's or a compaction's entries (``ProjectionEntryDecoder``).
+/// Parses the payloads of saves ahead of the soup fold, and hands the entries of the fold rules'
+/// kinds to their decoders (fetched pages), on the thread that reads a rebuild's, a recovery's
+/// or a compaction's entries (``ProjectionEntryDecoder``).
 ///
 /// It trims each record to the members its soup's fold reads, as far as the decoder knows: as
 /// the fold's state held them when the decoder was made, then as the registrations, alters and
-/// drops it decodes change them. The fold checks that it still reads those
-/// (``ParsedSave/keptMembers``, ``DecodedPage/keptMembers``) and parses again when they differ
-/// (a create that started uploading adds a member the decoder cannot know). An entry of a soup
-/// it does not know is parsed whole, which fits any state.
+/// drops it decodes change them (which it passes on to the rules' decoders). The fold checks
+/// that it still reads those (``ParsedSave/keptMembers``) and parses again when they differ. An
+/// entry of a soup it does not know is parsed whole, which fits any state.
 struct SoupEntryDecoder: ProjectionEntryDecoder {
     /// Each known soup's ``SoupCatalogEntry/foldedRecordMembers``; a soup whose saves are
     /// folded whole is absent.
     var saveMembers: [String: [String]]
-    /// Each known soup's ``SoupProjection/spliceableMembers(ofSoup:in:)``; a soup whose pages
-    /// are folded whole is absent.
-    var pageMembers: [String: [String]]
     /// Each known soup's catalog entry, for the index keys of its saved records.
     var soups: [String: SoupCatalogEntry]
+    /// The decoders of the fold rules that decode ahead, by the kinds they fold.
+    var ruleDecoders: [JournalEntry.Kind: any SoupFoldRuleDecoder]
 
-    /// A ``ParsedSave`` for a save, a ``DecodedPage`` for a fetched page; `nil` for other kinds
-    /// and for an entry the fold must report itself.
+    /// A ``ParsedSave`` for a save, what a rule's decoder gives for its kinds; `nil` for other
+    /// kinds and for an entry the fold must report itself.
     mutating func decode(_ entry: JournalEntry) -> (any Sendable)? {
         switch entry.kind {
         case SoupEntryKind.saved.kind:
@@ -31,13 +30,11 @@ struct SoupEntryDecoder: ProjectionEntryDecoder {
             }
             if let soup = soupName.flatMap({ soups[$0] }) { parsed.computeIndexEntries(in: soup) }
             return parsed
-        case .syncDownPageFetched:
-            return SoupProjection.decodePage(entry, soupMembers: pageMembers)
         case SoupEntryKind.registered.kind, SoupEntryKind.altered.kind, SoupEntryKind.dropped.kind:
             learn(from: entry)
             return nil
         default:
-            return nil
+            return ruleDecoders[entry.kind]?.decode(entry)
         }
     }
 
@@ -46,14 +43,16 @@ struct SoupEntryDecoder: ProjectionEntryDecoder {
     private mutating func learn(from entry: JournalEntry) {
         guard let name = entry.header["soup"]?.string else { return }
         saveMembers[name] = nil
-        pageMembers[name] = nil
         soups[name] = nil
-        guard entry.kind != SoupEntryKind.dropped.kind, let payload = try? entry.jsonPayload(),
-            payload["soup"]?.string == name, let soup = try? SoupCatalogEntry(json: payload)
-        else { return }
+        var soup: SoupCatalogEntry?
+        if entry.kind != SoupEntryKind.dropped.kind, let payload = try? entry.jsonPayload(),
+            payload["soup"]?.string == name
+        {
+            soup = try? SoupCatalogEntry(json: payload)
+        }
+        for kind in ruleDecoders.keys { ruleDecoders[kind]?.soupChanged(name, to: soup) }
+        guard let soup else { return }
         saveMembers[name] = soup.foldedRecordMembers
         soups[name] = soup
-        // A new soup has no create uploading; an altered one may have, which the fold notices.
-        pageMembers[name] = SoupProjection.spliceableMembers(of: soup, uploading: [])
     }
 }

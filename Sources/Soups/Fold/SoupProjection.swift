@@ -31,13 +31,37 @@ public struct SoupProjection: Projection {
     }
     /// Where the store leaves the records of the `soup.saved` entry it is appending.
     let handoff = EntryHandoff<SavedRecords>()
-    /// Where a store appending a fetched page leaves its parsed records.
-    let pageHandoff = EntryHandoff<FetchedRecords>()
     /// Decoded catalog entries, shared by the fold and the stores on this projection.
     let catalogCache = CatalogCache()
+    /// The folds of other modules' entry kinds (MobileSync's sync entries), by kind.
+    package let rules: [any SoupFoldRule]
+    private let rulesByKind: [JournalEntry.Kind: Int]
 
-    /// Creates the projection.
-    public init() {}
+    /// Creates the projection, which folds the soup entries only.
+    public init() {
+        self.init(rules: [])
+    }
+
+    /// Creates the projection with the rules that fold other modules' entries into the soups.
+    ///
+    /// Reserved for the sync engine: MobileSync's `SyncStore` passes its rules.
+    /// - Parameter rules: each folds the entries of its kinds; no two share a kind.
+    package init(rules: [any SoupFoldRule]) {
+        self.rules = rules
+        var byKind: [JournalEntry.Kind: Int] = [:]
+        for (position, rule) in rules.enumerated() {
+            for kind in rule.kinds {
+                precondition(SoupEntryKind(kind) == nil, "a fold rule cannot fold the soups' own kind \(kind)")
+                precondition(byKind.updateValue(position, forKey: kind) == nil, "two fold rules fold \(kind)")
+            }
+        }
+        rulesByKind = byKind
+    }
+
+    /// The rule that folds entries of `kind`, if any.
+    func rule(for kind: JournalEntry.Kind) -> (any SoupFoldRule)? {
+        rulesByKind[kind].map { rules[$0] }
+    }
 
     /// Folds one entry; entries of other kinds are ignored.
     ///
@@ -46,8 +70,7 @@ public struct SoupProjection: Projection {
     /// - Complexity: for a save, O(records × (indexes + tokens) × log n) LMDB operations;
     ///   alter, re-index, clear and drop are O(n) in the soup's records.
     public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
-        if try applyServerEntry(entry, in: context) { return }  // sync-down pages: SoupProjection+ServerPages.swift
-        if try applyUploadEntry(entry, in: context) { return }  // sync up: SoupProjection+Uploads.swift
+        if try applyRuleEntry(entry, decoded: nil, in: context) { return }  // other modules' kinds
         if try applyImportEntry(entry, in: context) { return }  // SmartStore imports: SoupProjection+Import.swift
         guard let kind = SoupEntryKind(entry.kind) else { return }
         let state = SoupState(
@@ -86,24 +109,27 @@ public struct SoupProjection: Projection {
         }
     }
 
-    /// Parses the payloads of saves and fetched pages ahead of the fold when many stored entries
-    /// are folded, on a second thread, knowing the members each soup's fold reads as of
-    /// `context`.
+    /// Parses the payloads of saves (and, through their rules, fetched pages) ahead of the fold
+    /// when many stored entries are folded, on a second thread, knowing the members each soup's
+    /// fold reads as of `context`.
     /// - Parameter context: the state folded so far.
     /// - Returns: the decoder.
     public func entryDecoder(in context: ProjectionContext) throws -> (any ProjectionEntryDecoder)? {
         let state = SoupState(
             transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
         var saveMembers: [String: [String]] = [:]
-        var pageMembers: [String: [String]] = [:]
         var soups: [String: SoupCatalogEntry] = [:]
         for name in try state.soupNames() {
             let soup = try state.catalogEntry(name)
             saveMembers[name] = soup?.foldedRecordMembers
-            pageMembers[name] = try Self.spliceableMembers(ofSoup: name, in: state)
             soups[name] = soup
         }
-        return SoupEntryDecoder(saveMembers: saveMembers, pageMembers: pageMembers, soups: soups)
+        var ruleDecoders: [JournalEntry.Kind: any SoupFoldRuleDecoder] = [:]
+        for rule in rules {
+            guard let decoder = try rule.makeDecoder(in: state) else { continue }
+            for kind in rule.kinds { ruleDecoders[kind] = decoder }
+        }
+        return SoupEntryDecoder(saveMembers: saveMembers, soups: soups, ruleDecoders: ruleDecoders)
     }
 
     /// Folds one entry with the save or page its decoder parsed, when the parse still fits the
@@ -115,7 +141,7 @@ public struct SoupProjection: Projection {
     ///   - context: the state to fold into.
     /// - Throws: as ``apply(_:in:)``.
     public func apply(_ entry: JournalEntry, decoded: (any Sendable)?, in context: ProjectionContext) throws {
-        if let page = decoded as? DecodedPage, try applyServerEntry(entry, decoded: page, in: context) { return }
+        if try applyRuleEntry(entry, decoded: decoded, in: context) { return }
         if let parsed = decoded as? ParsedSave {
             let state = SoupState(
                 transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
@@ -124,6 +150,17 @@ public struct SoupProjection: Projection {
             }
         }
         try apply(entry, in: context)
+    }
+
+    /// Hands an entry of another module's kind to its rule; `false` for every other entry.
+    private func applyRuleEntry(_ entry: JournalEntry, decoded: (any Sendable)?, in context: ProjectionContext) throws
+        -> Bool
+    {
+        guard let rule = rule(for: entry.kind) else { return false }
+        let state = SoupState(
+            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        try rule.apply(entry, decoded: decoded, to: state, in: context)
+        return true
     }
 
     /// Folds a save the fast way when it can; returns `false` when the general path must.

@@ -1,9 +1,9 @@
 import LMDBStore
-import LosslessJSON
+package import LosslessJSON
 
 /// The soup projection's state seen through one transaction: what both the fold and the
 /// store's reads use, so that they agree on the layout.
-struct SoupState {
+package struct SoupState {
     let transaction: Transaction
     let databases: SoupDatabases
     /// Decoded catalog entries shared between transactions, or `nil` to decode every time.
@@ -11,7 +11,7 @@ struct SoupState {
 
     // MARK: - Reading
 
-    func catalogEntry(_ soup: String) throws -> SoupCatalogEntry? {
+    package func catalogEntry(_ soup: String) throws -> SoupCatalogEntry? {
         // No soup has a name the store refuses; an empty one is not even a key LMDB accepts.
         guard !soup.isEmpty, soup.utf8.count <= SoupStore.soupNameLengthMaxBytes else { return nil }
         let key = Array(soup.utf8)
@@ -36,12 +36,12 @@ struct SoupState {
     }
 
     /// The catalog entry of `soup`, or ``SoupError/Code/unknownSoup``.
-    func requireSoup(_ soup: String) throws -> SoupCatalogEntry {
+    package func requireSoup(_ soup: String) throws -> SoupCatalogEntry {
         guard let entry = try catalogEntry(soup) else { throw SoupError(.unknownSoup, "no soup named '\(soup)'") }
         return entry
     }
 
-    func soupNames() throws -> [String] {
+    package func soupNames() throws -> [String] {
         var names: [String] = []
         try transaction.withCursor(databases.catalog) { cursor in
             try cursor.forEach { key, _ in
@@ -61,7 +61,7 @@ struct SoupState {
         try transaction.withValue(databases.meta, key: key) { $0.map(readBigEndian) }
     }
 
-    func record(_ soupId: UInt32, _ entryId: Int64) throws -> JSONValue? {
+    package func record(_ soupId: UInt32, _ entryId: Int64) throws -> JSONValue? {
         guard let bytes = try transaction.get(databases.records, key: SoupDatabases.recordKey(soupId, entryId)) else {
             return nil
         }
@@ -70,12 +70,12 @@ struct SoupState {
 
     /// Whether the record is in the dirty set, which holds exactly the stored records that
     /// ``LocalFlags/isDirty(_:)`` calls dirty, without reading the record.
-    func isInDirtySet(_ soupId: UInt32, _ entryId: Int64) throws -> Bool {
+    package func isInDirtySet(_ soupId: UInt32, _ entryId: Int64) throws -> Bool {
         try transaction.withValue(databases.dirty, key: SoupDatabases.recordKey(soupId, entryId)) { $0 != nil }
     }
 
     /// Visits the records of a soup in `_soupEntryId` order until `body` returns `false`.
-    func forEachRecord(_ soupId: UInt32, _ body: (Int64, JSONValue) throws -> Bool) throws {
+    package func forEachRecord(_ soupId: UInt32, _ body: (Int64, JSONValue) throws -> Bool) throws {
         try transaction.withCursor(databases.records) { cursor in
             try cursor.forEach(in: .prefix(SoupDatabases.soupPrefix(soupId))) { key, value in
                 try body(SoupDatabases.entryId(ofKey: key), Self.parse(value))
@@ -155,13 +155,13 @@ struct SoupState {
         return number.int64Value ?? IndexValue.integer(of: number)
     }
 
-    func removeRecord(_ soupId: UInt32, _ entryId: Int64) throws {
+    package func removeRecord(_ soupId: UInt32, _ entryId: Int64) throws {
         try removeIndexEntries(soupId, entryId)
         let recordKey = SoupDatabases.recordKey(soupId, entryId)
         _ = try transaction.delete(databases.records, key: recordKey)
         _ = try transaction.delete(databases.recordKeys, key: recordKey)
         _ = try transaction.delete(databases.dirty, key: recordKey)
-        _ = try transaction.delete(databases.uploading, key: recordKey)
+        _ = try transaction.delete(databases.recordNotes, key: recordKey)
     }
 
     /// Removes every record of a soup.
@@ -252,7 +252,7 @@ struct SoupState {
     /// Where a record with a new id (at or above `next-entry-id`) falls in `soup`: after every
     /// key of the database in the newest soup, after every key of its soup otherwise (see
     /// ``RecordPlacement``). Folds ask once per entry that adds records.
-    func newRecordPlacement(in soup: SoupCatalogEntry) throws -> RecordPlacement {
+    package func newRecordPlacement(in soup: SoupCatalogEntry) throws -> RecordPlacement {
         // Soups' keys are ordered by soup id, and dropped soups leave no keys behind.
         try UInt64(soup.soupId) + 1 == meta(SoupDatabases.nextSoupIdKey, default: 1) ? .last : .new
     }
@@ -262,7 +262,7 @@ struct SoupState {
     /// `new` and `last` rest on one invariant: every stored record's id is below
     /// `next-entry-id`, because every fold that stores a record raises `next-entry-id` past
     /// its id (as `soup.saved` does). A fold that stores records some other way must keep it.
-    enum RecordPlacement {
+    package enum RecordPlacement {
         /// Anywhere: the record may replace one.
         case anywhere
         /// After every record of its soup: no record has its id yet.

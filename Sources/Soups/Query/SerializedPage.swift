@@ -14,7 +14,7 @@ package struct SerializedPage: Sendable {
     package let bytes: [UInt8]
     /// For each record, where it stands in ``bytes``, or `nil` for a record that is not an
     /// object or already has a key beginning with `_`; the fold serializes those again.
-    let splices: [RecordSplice?]
+    package let splices: [RecordSplice?]
 
     private static let underscore = UInt8(ascii: "_")
 
@@ -74,7 +74,7 @@ package struct SerializedPage: Sendable {
 }
 
 /// Where one record stands in a serialized page.
-struct RecordSplice: Sendable, Hashable {
+package struct RecordSplice: Sendable, Hashable {
     /// The offset of the record's `{`.
     var start: Int
     /// The offset of its first member whose key sorts after `_`, or of its `}` when none does.
@@ -86,7 +86,7 @@ struct RecordSplice: Sendable, Hashable {
 
     /// The record's serialization with `members` added: `members` are a serialized object's
     /// members without its braces, every key beginning with `_` and none in the record.
-    func bytes(in page: [UInt8], adding members: ArraySlice<UInt8>) -> [UInt8] {
+    package func bytes(in page: [UInt8], adding members: ArraySlice<UInt8>) -> [UInt8] {
         let hasEarlierMembers = split > start + 1
         let hasLaterMembers = page[split] != UInt8(ascii: "}")
         var bytes: [UInt8] = []
@@ -105,7 +105,7 @@ extension RecordSplice {
 
     /// Where a record parsed from `page` stands, when its bytes there are its serialization
     /// and it has no key beginning with `_`; `nil` otherwise, and the fold serializes it.
-    init?(_ layout: JSONElementLayout, in page: [UInt8]) {
+    package init?(_ layout: JSONElementLayout, in page: [UInt8]) {
         guard layout.isSerialized, let close = layout.closeOffset else { return nil }
         var split: Int?
         for offset in layout.memberOffsets {

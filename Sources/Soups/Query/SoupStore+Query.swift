@@ -50,18 +50,6 @@ extension SoupStore {
     /// The records of `soup` with `__local__` = `true`, in `_soupEntryId` order.
     /// - Complexity: O(dirty records), from the dirty-set projection.
     public func dirtyRecords(_ soup: String) throws -> [JSONValue] {
-        try read { state in
-            let catalog = try state.requireSoup(soup)
-            var records: [JSONValue] = []
-            try state.transaction.withCursor(state.databases.dirty) { cursor in
-                try cursor.forEach(in: .prefix(SoupDatabases.soupPrefix(catalog.soupId))) { key, _ in
-                    if let record = try state.record(catalog.soupId, SoupDatabases.entryId(ofKey: key)) {
-                        records.append(record)
-                    }
-                    return true
-                }
-            }
-            return records
-        }
+        try read { state in try state.dirtyRecords(in: state.requireSoup(soup)) }
     }
 }

@@ -46,9 +46,10 @@ extension SoupStore {
         _ soups: Set<String>, _ value: @escaping @Sendable (SoupState) throws -> Value
     ) -> SoupObservation<Value> {
         let catalogCache = catalogCache
+        let rules = foldRules
         return SoupObservation(
             values: journal.observeValue(
-                reevaluatingFor: { entry in soups.contains { Self.entry(entry, touches: $0) } },
+                reevaluatingFor: { entry in soups.contains { Self.entry(entry, touches: $0, rules: rules) } },
                 read: { reader in
                     try value(
                         SoupState(
@@ -59,23 +60,16 @@ extension SoupStore {
 
     /// Whether the soup projection changes `soup` when it folds `entry`.
     ///
-    /// The soup's own entries name it in their `soup` header; the sync entries the projection
-    /// folds (fetched pages, ghost cleanings, upload intents and outcomes) name it there too, or
-    /// in `childrenSoup` for the children of a parent/children sync. Sync state entries also
-    /// carry a `soup` header but change no record, so only the kinds the projection folds count.
-    static func entry(_ entry: JournalEntry, touches soup: String) -> Bool {
-        let names = [entry.header["soup"], entry.header["childrenSoup"]]
+    /// The soup's own entries name it in their `soup` header; an entry of a fold rule's kind
+    /// touches the soups the rule names (``SoupFoldRule/soupNames(touchedBy:)``). Entries of other
+    /// kinds change no record, even when they carry a `soup` header (sync states do).
+    static func entry(_ entry: JournalEntry, touches soup: String, rules: [any SoupFoldRule]) -> Bool {
         if SoupEntryKind(entry.kind) != nil {
             // A soup entry without the header would name its soup in the payload only: re-read.
-            return names[0] == nil || names.contains(.string(soup))
+            let name = entry.header["soup"]
+            return name == nil || name == .string(soup)
         }
-        guard Self.foldedSyncKinds.contains(entry.kind.rawValue) else { return false }
-        return names.contains(.string(soup))
+        guard let rule = rules.first(where: { $0.kinds.contains(entry.kind) }) else { return false }
+        return rule.soupNames(touchedBy: entry).contains(soup)
     }
-
-    /// The kinds MobileSync appends that the soup projection folds into records.
-    private static let foldedSyncKinds: Set<String> = [
-        JournalEntry.Kind.syncDownPageFetched.rawValue, JournalEntry.Kind.syncGhostsCleaned.rawValue,
-        JournalEntry.Kind.syncUpIntent.rawValue, JournalEntry.Kind.syncUpOutcome.rawValue,
-    ]
 }

@@ -24,8 +24,8 @@ public final class SoupStore: Sendable {
     let idGenerator: any IDGenerator
     /// The soup projection's hand-over point for the records of the saves this store appends.
     let handoff: EntryHandoff<SavedRecords>
-    /// The soup projection's hand-over point for the records of fetched pages.
-    let pageHandoff: EntryHandoff<FetchedRecords>
+    /// The soup projection's fold rules, which say which soups their entries touch.
+    let foldRules: [any SoupFoldRule]
     /// The soup projection's decoded catalog entries.
     let catalogCache: CatalogCache
 
@@ -52,7 +52,7 @@ public final class SoupStore: Sendable {
         }
         self.journal = journal
         handoff = projection.handoff
-        pageHandoff = projection.pageHandoff
+        foldRules = projection.rules
         catalogCache = projection.catalogCache
         self.clock = clock
         self.idGenerator = idGenerator

@@ -1,12 +1,13 @@
 import Determinism
 import LosslessJSON
+import Soups
 
 /// Stores the records of a sync-down page in one soup: each fetched record is matched to a
 /// local one by its id field and written over it, or stored as a new record.
 ///
 /// A match is the local record with the record's id field value (the lowest `_soupEntryId`
 /// when several have it), or else the local create whose upsert the record is the server copy
-/// of (decision 0353). Stored records are the server's JSON plus ``SoupProjection/addedFields(syncId:entryId:at:)``.
+/// of (decision 0353). Stored records are the server's JSON plus ``AddedMembers/fields(syncId:entryId:at:)``.
 /// A record that only a reSync's window brought, which the match already holds with the same
 /// modification date, is left alone by the caller (``RefetchRule``).
 /// A page of a parent/children sync uses one writer per soup, sharing `next-entry-id`.
@@ -36,7 +37,7 @@ struct FetchedRecordWriter {
         self.time = time
         newRecordPlacement = try state.newRecordPlacement(in: soup)
         finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: wanted)
-        uploading = try state.uploadingCreates(soup.soupId)
+        uploading = try UploadingCreate.all(in: soup, state)
     }
 
     /// The value of the id field in `record`, if any.
@@ -83,13 +84,13 @@ struct FetchedRecordWriter {
         let placement = match == nil ? newRecordPlacement : .anywhere
         if match == nil { nextEntryId += 1 }
         if let splicedBytes {
-            try state.putRecord(
+            try state.storeRecord(
                 record, bytes: splicedBytes(entryId), lastModifiedDate: time.millisecondsSinceEpoch, entryId: entryId,
                 in: soup, placement: placement)
         } else {
-            let added = SoupProjection.addedFields(syncId: syncId, entryId: entryId, at: time)
+            let added = AddedMembers.fields(syncId: syncId, entryId: entryId, at: time)
             let stored = record.object.map { JSONValue.object($0.merging(added) { $1 }) } ?? record
-            try state.putRecord(stored, entryId: entryId, in: soup, placement: placement)
+            try state.storeRecord(stored, entryId: entryId, in: soup, placement: placement)
         }
         if let idValue { finder.remember(idValue, entryId) }
     }

@@ -1,5 +1,5 @@
-import LMDBStore
 import LosslessJSON
+import Soups
 
 /// Finds local records by the value of an id field: through the soup's index on it, or, when
 /// the soup has none, through a map built by one scan of the soup for the wanted values.
@@ -15,7 +15,7 @@ struct LocalRecordFinder {
         self.state = state
         self.soup = soup
         self.idPath = idPath
-        isIndexed = soup.index(on: idPath) != nil
+        isIndexed = state.isIndexed(idPath, in: soup)
         guard !isIndexed, !wanted.isEmpty else { return }
         let wantedSet = Set(wanted)
         var scanned: [JSONValue: [Int64]] = [:]
@@ -28,32 +28,19 @@ struct LocalRecordFinder {
         self.scanned = scanned
     }
 
-    /// The lowest `_soupEntryId` of a record whose id field is `value`.
-    ///
-    /// Through the index this is one seek: keys are ordered by value, then by entry id, so the
-    /// first key at or after `prefix · value` is the answer when it still holds that value.
-    /// A sync-down page asks it for every record it fetched.
+    /// The lowest `_soupEntryId` of a record whose id field is `value`: one seek through the
+    /// index (`SoupState.lowestEntryId(indexed:equalTo:in:)`). A sync-down page asks it for every
+    /// record it fetched.
     func entryId(for value: JSONValue) throws -> Int64? {
-        guard isIndexed, let index = soup.index(on: idPath) else { return try allEntryIds(for: value).first }
-        guard !value.isNull, var operand = IndexValue.operand(value, for: index.spec.type, rounding: .exact) else {
-            return nil
-        }
-        if index.spec.type == .hashed { operand = try operand.digested(in: state.transaction) }
-        var prefix = SoupDatabases.indexPrefix(soup.soupId, index.id)
-        operand.encode(into: &prefix)
-        return try state.transaction.withCursor(state.databases.index) { cursor in
-            guard let key = try cursor.seekKey(atLeast: prefix), key.count == prefix.count + 8,
-                key.starts(with: prefix)
-            else { return nil }
-            return SoupDatabases.entryId(ofKey: key)
-        }
+        guard isIndexed else { return try allEntryIds(for: value).first }
+        return try state.lowestEntryId(indexed: idPath, equalTo: value, in: soup)
     }
 
     /// Every `_soupEntryId` of a record whose id field is `value`, ascending.
     func allEntryIds(for value: JSONValue) throws -> [Int64] {
         guard !value.isNull else { return [] }
         guard isIndexed else { return scanned[value] ?? [] }
-        return try QueryEngine(state: state, soup: soup).filterIds(.exact(path: idPath, value: value))?.sorted() ?? []
+        return try state.entryIds(indexed: idPath, equalTo: value, in: soup)
     }
 
     /// Records that a record with id field `value` was just stored, for later records of the page.

@@ -6,15 +6,15 @@ import Synchronization
 ///
 /// Two appenders use it: a ``SoupStore`` saving records (the parsed payload and each record's
 /// bytes: without it a bulk create serializes every record twice and parses the payload once
-/// more) and the sync-down engine appending a fetched page (its parsed records, and where each
-/// sits in the payload: a page of 2,000 records is megabytes).
+/// more) and MobileSync's engine appending a fetched page to its page rule (its parsed records,
+/// and where each sits in the payload: a page of 2,000 records is megabytes).
 ///
 /// The fold stays a pure function of the journal: it takes the value only for the entry's
 /// sequence and exact payload bytes, and the appender vouches that the value is what parsing
 /// those bytes gives (JSON serialization round-trips `JSONValue` exactly). Any other fold
 /// (rebuild, verify, a store in another process, an entry appended by other code) finds
 /// nothing here and parses the payload, and `verify` compares the two paths.
-final class EntryHandoff<Value: Sendable>: Sendable {
+package final class EntryHandoff<Value: Sendable>: Sendable {
     private struct Offer: Sendable {
         var sequence: UInt64
         var payload: [UInt8]
@@ -23,17 +23,17 @@ final class EntryHandoff<Value: Sendable>: Sendable {
 
     private let pending = Mutex<Offer?>(nil)
 
-    init() {}
+    package init() {}
 
     /// Offers `value` for the entry about to be appended at `sequence` with `payload`,
     /// replacing any earlier offer.
-    func offer(sequence: UInt64, payload: [UInt8], value: Value) {
+    package func offer(sequence: UInt64, payload: [UInt8], value: Value) {
         pending.withLock { $0 = Offer(sequence: sequence, payload: payload, value: value) }
     }
 
     /// The offered value when it belongs to this entry; clears the offer either way, so a
     /// value whose append failed is never used for a later entry.
-    func take(sequence: UInt64, payload: [UInt8]) -> Value? {
+    package func take(sequence: UInt64, payload: [UInt8]) -> Value? {
         let offer = pending.withLock { pending in
             defer { pending = nil }
             return pending
@@ -49,12 +49,4 @@ struct SavedRecords: Sendable {
     var value: JSONValue
     /// Each record's compact serialization, as it stands in the payload.
     var recordBytes: [[UInt8]]
-}
-
-/// The records of a `sync.down.page` entry as the engine that appends it has them.
-struct FetchedRecords: Sendable {
-    /// What parsing the payload gives.
-    var records: [JSONValue]
-    /// Where each record stands in the payload (see ``SerializedPage``).
-    var splices: [RecordSplice?]
 }

@@ -1,4 +1,5 @@
 import LosslessJSON
+import MobileSync
 import Soups
 import Testing
 

@@ -1,11 +1,13 @@
 import EventJournal
 import LosslessJSON
+import Soups
 
 // A parent/children sync-down page: parents with their children nested under the relationship
 // name, as the server answered the query with a child sub-query. The header names both soups
 // (`soup`, `childrenSoup`), the key of the nested children (`childrenRelationship`), their id
-// field and the child field that receives the parent's id (docs/mobilesync.md).
-extension SoupProjection {
+// field and the child field that receives the parent's id (docs/mobilesync.md); the page's
+// parser reads them into `SyncDownPage.children`.
+extension ServerPageRule {
     /// Writes a parent/children page: each parent without its nested children into the parent
     /// soup, then each child, with the parent's id in its parent id field, into the children
     /// soup. Both soups share `next-entry-id`, as every fold does.
@@ -22,29 +24,29 @@ extension SoupProjection {
     ///
     /// - Returns: how many parents were left alone with all their children.
     func applyParentChildrenPage(
-        _ records: [JSONValue], _ header: ServerEntryHeader, rule: RefetchRule, leavesChanges: Bool,
-        in state: SoupState
+        _ records: [JSONValue], _ page: SyncDownPage, _ entry: JournalEntry, rule: RefetchRule, in state: SoupState
     ) throws -> Int {
-        let entry = header.entry
-        let relationship = try header.string(SyncHeader.childrenRelationship)
-        let idField = try header.string(SyncHeader.idFieldName)
-        let childIdField = try header.string(SyncHeader.childIdFieldName)
-        let parentIdField = try header.string(SyncHeader.childParentIdFieldName)
-        let childSoup = try state.requireSoup(try header.string(SyncHeader.childrenSoup))
-        let childRule = rule.withDateField(
-            rule.appliesToSomeDate ? try header.string(SyncHeader.childModificationDateFieldName) : nil)
-        let trees = try records.map { try Self.tree($0, relationship: relationship, sequence: entry.sequence) }
+        guard let destination = page.children else { preconditionFailure("a parent/children page") }
+        let idField = page.idFieldName
+        let childIdField = destination.idFieldName
+        let parentIdField = destination.parentIdFieldName
+        let leavesChanges = page.mergeMode == .leaveIfChanged
+        let childSoup = try state.requireSoup(destination.soupName)
+        let childRule = rule.withDateField(rule.appliesToSomeDate ? destination.modificationDateFieldName : nil)
+        let trees = try records.map {
+            try Self.tree($0, relationship: destination.relationshipName, sequence: entry.sequence)
+        }
         let idComponents = SoupPath.components(idField)
         let parentIds = trees.map { SoupPath.project(.object($0.parent), components: idComponents) }
         var parents = try FetchedRecordWriter(
-            state: state, soup: try state.requireSoup(header.soup), idField: idField, rule: rule,
-            wanted: parentIds.compactMap { $0 }, syncId: header.syncId, time: entry.timestamp)
+            state: state, soup: try state.requireSoup(page.soupName), idField: idField, rule: rule,
+            wanted: parentIds.compactMap { $0 }, syncId: page.syncId, time: entry.timestamp)
         let childComponents = SoupPath.components(childIdField)
         var children = try FetchedRecordWriter(
             state: state, soup: childSoup, idField: childIdField, rule: childRule,
             wanted: trees.flatMap { $0.children.compactMap { SoupPath.project($0, components: childComponents) } },
-            syncId: header.syncId, time: entry.timestamp)
-        var nextEntryId = try state.meta(SoupDatabases.nextEntryIdKey, default: 1)
+            syncId: page.syncId, time: entry.timestamp)
+        var nextEntryId = try state.nextEntryId()
         var unchangedTrees = 0
         for (tree, parentId) in zip(trees, parentIds) {
             let parent = JSONValue.object(tree.parent)
@@ -68,7 +70,7 @@ extension SoupProjection {
             }
             if treeIsUnchanged { unchangedTrees += 1 }
         }
-        try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId)
+        try state.putNextEntryId(nextEntryId)
         return unchangedTrees
     }
 

@@ -1,6 +1,7 @@
 import Determinism
 import EventJournal
 import LosslessJSON
+import Soups
 
 /// Which records of a sync-down page the fold leaves alone because the soup already holds them:
 /// the records a reSync's window brought although Mobile SDK's query would not have.
@@ -29,13 +30,12 @@ struct RefetchRule {
     static let none = RefetchRule(dateField: nil, datedThrough: nil)
 
     /// The rule of a page, for its records' date field.
-    init(_ header: ServerEntryHeader) throws {
-        let dateField = try header.optionalString(SyncHeader.modificationDateFieldName)
-        let previous = header.entry.header[SyncHeader.previousWatermark]
-        if let previous {
-            guard let bound = previous.integer else {
-                throw SoupError(.storage, "entry \(header.entry.sequence): previousWatermark is not an integer")
-            }
+    /// - Parameters:
+    ///   - page: the page, as its parser read it.
+    ///   - entry: the page's entry, whose header tells this rule's pages from earlier ones.
+    init(_ page: SyncDownPage, _ entry: JournalEntry) throws {
+        let dateField = page.modificationDateFieldName
+        if let bound = try SyncDownPage.previousWatermark(of: entry) {
             self.init(dateField: bound >= 0 ? dateField : nil, datedThrough: bound)
         } else {
             self.init(dateField: dateField, datedThrough: nil)
@@ -84,7 +84,7 @@ struct RefetchRule {
         // The owner kept, so the comparison ignores it (decision 0325); 0321 compared this sync.
         let owner =
             datedThrough == nil ? syncId : (stored[LocalFlags.syncId]?.number?.int64Value ?? -1)
-        let added = SoupProjection.addedFields(
+        let added = AddedMembers.fields(
             syncId: owner, entryId: entryId, at: WallTime(millisecondsSinceEpoch: time))
         return JSONValue.object(members.merging(added) { $1 }) == stored
     }

@@ -1,4 +1,5 @@
 package import LosslessJSON
+import Soups
 
 /// Which local records a ghost cleaning may delete: the one home of the rule, used by the engine
 /// when it lists a cleaning's ghosts and by the fold when it re-checks each one before deleting.
@@ -23,6 +24,24 @@ package enum GhostSet {
             let id = record[idFieldName]?.string
         else { return false }
         return !LocalFlags.isLocalId(id)
+    }
+
+    /// The parent ids a cleaning keeps because a child naming them in `parentIdFieldName` is
+    /// dirty: a child's change keeps its parent (decision 0322). The engine leaves them out of
+    /// the ghosts it lists and the fold re-checks them before deleting.
+    ///
+    /// - Parameters:
+    ///   - children: records of the children's soup (at least the dirty ones); clean ones keep
+    ///     nothing.
+    ///   - parentIdFieldName: the child field holding its parent's id.
+    package static func parentIdsKept(byChildren children: some Sequence<JSONValue>, parentIdFieldName: String)
+        -> Set<String>
+    {
+        var kept = Set<String>()
+        for child in children where LocalFlags.isDirty(child) {
+            if let parentId = SoupPath.project(child, parentIdFieldName)?.string { kept.insert(parentId) }
+        }
+        return kept
     }
 
     /// The ids to delete, sorted.

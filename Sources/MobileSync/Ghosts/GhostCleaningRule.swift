@@ -1,0 +1,80 @@
+package import EventJournal
+import LosslessJSON
+package import Soups
+
+/// The fold of `sync.ghosts.cleaned` entries: deletes the ghosts a cleaning names, re-checked
+/// against the soups as they are when the entry is applied.
+///
+/// The entry (read by its one parser, ``GhostCleaning/init(journalEntry:)``) lists `ghostIds`,
+/// the id-field values the engine found to be ghosts of the sync, and (decision 0319)
+/// `unownedGhostIds`, those of clean records that no sync down owns and that the server no
+/// longer has; for a target that writes several soups, `related` lists the same for each other
+/// soup (decision 0322). A record with a ghost's value is deleted only if it is still one
+/// (``GhostSet/isOwnedCandidate(_:syncId:)``, ``GhostSet/isUnownedCandidate(_:idFieldName:)``).
+/// So a record edited, or fetched by a sync down, between the engine's read and this append is
+/// kept (DESIGN invariant 5). A parent is kept too while a child of it is dirty
+/// (``GhostSet/parentIdsKept(byChildren:parentIdFieldName:)``, the rule the engine lists with).
+package struct GhostCleaningRule: SoupFoldRule {
+    /// `sync.ghosts.cleaned`.
+    package var kinds: Set<JournalEntry.Kind> {
+        [.syncGhostsCleaned]
+    }
+
+    /// Creates the rule.
+    package init() {}
+
+    /// Deletes the cleaning's ghosts that are still ghosts.
+    /// - Throws: `SoupError` for a malformed entry or an unknown soup; the append is refused.
+    package func apply(
+        _ entry: JournalEntry, decoded: (any Sendable)?, to state: SoupState, in context: ProjectionContext
+    ) throws {
+        let cleaning: GhostCleaning
+        do {
+            cleaning = try GhostCleaning(journalEntry: entry)
+        } catch {
+            throw SoupError(.storage, error.message, cause: error)
+        }
+        var keptParents = Set<String>()
+        for related in cleaning.related {
+            let soup = try state.requireSoup(related.soupName)
+            try removeGhosts(
+                owned: related.ghostIds, unowned: related.unownedGhostIds, of: cleaning.syncId, in: soup,
+                idField: related.idFieldName, state)
+            if let parentIdField = related.parentIdFieldName {
+                keptParents.formUnion(
+                    GhostSet.parentIdsKept(
+                        byChildren: try state.dirtyRecords(in: soup), parentIdFieldName: parentIdField))
+            }
+        }
+        try removeGhosts(
+            owned: cleaning.ghostIds, unowned: cleaning.unownedGhostIds, of: cleaning.syncId,
+            in: try state.requireSoup(cleaning.soupName), idField: cleaning.idFieldName, state
+        ) { keptParents.contains($0) }
+    }
+
+    /// The cleaning's soup, as its header names it.
+    package func soupNames(touchedBy entry: JournalEntry) -> [String] {
+        [entry.header[SyncHeader.soup]?.string].compactMap { $0 }
+    }
+
+    /// Deletes the records of `soup` that `owned` and `unowned` name and that are still ghosts,
+    /// unless `isKept` says otherwise for that id.
+    private func removeGhosts(
+        owned: [String], unowned: [String], of syncId: Int64, in soup: SoupCatalogEntry, idField: String,
+        _ state: SoupState, isKept: (String) -> Bool = { _ in false }
+    ) throws {
+        let ownedIds = owned.map(JSONValue.string)
+        let unownedIds = unowned.map(JSONValue.string)
+        let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: ownedIds + unownedIds)
+        func remove(_ ids: [String], where isStillGhost: (JSONValue) -> Bool) throws {
+            for ghost in ids where !isKept(ghost) {
+                for entryId in try finder.allEntryIds(for: .string(ghost)) {
+                    guard let record = try state.record(soup.soupId, entryId), isStillGhost(record) else { continue }
+                    try state.removeRecord(soup.soupId, entryId)
+                }
+            }
+        }
+        try remove(owned) { GhostSet.isOwnedCandidate($0, syncId: syncId) }
+        try remove(unowned) { GhostSet.isUnownedCandidate($0, idFieldName: idField) }
+    }
+}
