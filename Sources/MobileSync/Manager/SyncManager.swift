@@ -76,7 +76,7 @@ public actor SyncManager {
     ///   - pagesPerCommit: how many fetched pages a sync down commits in one write transaction.
     ///     Each page stays its own journal entry with its own watermark; a larger group makes
     ///     a long sync down cheaper (its index pages are copied once per group instead of once
-    ///     per page: docs/benchmarks.md), at the cost of holding the group's records in memory,
+    ///     per page: docs/benchmarks-log.md), at the cost of holding the group's records in memory,
     ///     re-fetching up to a group after a crash, and reporting the group's progress together.
     ///     1, the default, commits every page as it arrives, as Mobile SDK does.
     /// - Throws: `JournalError` when the store cannot be read or written.
