@@ -12,6 +12,7 @@ extension RecordHistory {
                     "sequence": .number(JSONNumber(Int64(event.sequence))),
                     "timestamp": .string(event.timestamp.salesforceFormat),
                     "kind": .string(event.kind.rawValue),
+                    "entryId": .number(JSONNumber(event.entryId)),
                     "action": .string(event.action),
                 ]
                 if let record = event.record { object["record"] = record }

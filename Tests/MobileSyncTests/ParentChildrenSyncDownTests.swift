@@ -219,10 +219,22 @@ import Testing
                 ])
             #expect(history.events[1].record?["LastName"] == "Renamed")
             #expect(history.events[1].record?["AccountId"] == .string(Harness.accountId(1)))
-            // The parent was fetched again with its changed child, and is not a ghost.
+            // The parent came again with its changed child; the fold left it as it was (the
+            // reSync's window brought it unchanged), and it is not a ghost.
             let parent = try RecordHistory(
                 journal: harness.store.journal, soup: Harness.accounts, id: Harness.accountId(1))
-            #expect(parent.events.map(\.action) == ["fetched by sync \(sync.id)", "fetched by sync \(sync.id)"])
+            #expect(
+                parent.events.map(\.action) == [
+                    "fetched by sync \(sync.id)", "fetched again unchanged by sync \(sync.id), left as it was",
+                ])
+            #expect(
+                parent.events.last?.record
+                    == (try harness.store.soups.retrieve(
+                        Harness.accounts,
+                        ids: [
+                            try harness.entryId(Harness.accounts, Harness.accountId(1))
+                        ]
+                    ).first))
         }
     }
 

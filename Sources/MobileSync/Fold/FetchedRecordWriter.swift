@@ -71,14 +71,30 @@ struct FetchedRecordWriter {
         try state.isInDirtySet(soup.soupId, entryId)
     }
 
+    /// Whether writing over the local record `match` overwrites local changes; asked only of a
+    /// traced fold (`SoupState.isTraced(_:)`), whose history says so, and `false` otherwise.
+    func overwritesLocalChange(_ match: Int64?) throws -> Bool {
+        guard state.isTraced(soup), let match else { return false }
+        return try isInDirtySet(match)
+    }
+
+    /// Says, in a traced fold, what the page did to the local record `entryId` and why.
+    /// - Parameter idValue: the fetched record's id field value.
+    func explain(_ entryId: Int64, _ decision: FoldDecision, idValue: JSONValue?) throws {
+        guard state.isTraced(soup) else { return }
+        try state.explain(entryId, in: soup, decision.description, serverId: idValue?.string)
+    }
+
     /// Stores `record` over `match`, or as a new record taking `nextEntryId`.
     ///
     /// - Parameter splicedBytes: the stored record's serialization, given its entry id, when
     ///   the caller can make it without serializing the record (see ``SerializedPage``).
+    /// - Returns: the stored record's `_soupEntryId`.
+    @discardableResult
     mutating func store(
         _ record: JSONValue, idValue: JSONValue?, match: Int64?, nextEntryId: inout UInt64,
         splicedBytes: ((Int64) -> [UInt8])? = nil
-    ) throws {
+    ) throws -> Int64 {
         let entryId = match ?? Int64(nextEntryId)
         // A new record's id is the next one: its keys go after every key of its soup.
         let placement = match == nil ? newRecordPlacement : .anywhere
@@ -93,5 +109,6 @@ struct FetchedRecordWriter {
             try state.storeRecord(stored, entryId: entryId, in: soup, placement: placement)
         }
         if let idValue { finder.remember(idValue, entryId) }
+        return entryId
     }
 }

@@ -56,17 +56,33 @@ extension ServerPageRule {
             let parentIsLeftAlone = try parentMatch.map { try parents.isLeftAlone(parent, match: $0) } ?? false
             var treeIsUnchanged = parentIsLeftAlone
             let keepsLocalParent = try leavesChanges && (parentMatch.map(parents.isInDirtySet) ?? false)
-            if !parentIsLeftAlone, !keepsLocalParent {
-                try parents.store(parent, idValue: parentId, match: parentMatch, nextEntryId: &nextEntryId)
+            if let parentMatch, parentIsLeftAlone || keepsLocalParent {
+                let decision: FoldDecision =
+                    parentIsLeftAlone
+                    ? .fetchedAgainUnchanged(syncId: page.syncId) : .keptLocalChange(syncId: page.syncId)
+                try parents.explain(parentMatch, decision, idValue: parentId)
+            } else {
+                let overwrites = try parents.overwritesLocalChange(parentMatch)
+                let entryId = try parents.store(
+                    parent, idValue: parentId, match: parentMatch, nextEntryId: &nextEntryId)
+                try parents.explain(entryId, .fetched(page.syncId, overwriting: overwrites), idValue: parentId)
             }
             for ((child, childId), match) in zip(zip(tree.children, childIds), childMatches) {
                 guard case .object(var fields) = child else { continue }
                 fields[parentIdField] = tree.parent[idField] ?? .null
                 let linked = JSONValue.object(fields)
-                if let match, try children.isLeftAlone(linked, match: match) { continue }
+                if let match, try children.isLeftAlone(linked, match: match) {
+                    try children.explain(match, .fetchedAgainUnchanged(syncId: page.syncId), idValue: childId)
+                    continue
+                }
                 treeIsUnchanged = false
-                if leavesChanges, try match.map(children.isInDirtySet) ?? false { continue }
-                try children.store(linked, idValue: childId, match: match, nextEntryId: &nextEntryId)
+                if leavesChanges, let match, try children.isInDirtySet(match) {
+                    try children.explain(match, .keptLocalChange(syncId: page.syncId), idValue: childId)
+                    continue
+                }
+                let overwrites = try children.overwritesLocalChange(match)
+                let entryId = try children.store(linked, idValue: childId, match: match, nextEntryId: &nextEntryId)
+                try children.explain(entryId, .fetched(page.syncId, overwriting: overwrites), idValue: childId)
             }
             if treeIsUnchanged { unchangedTrees += 1 }
         }

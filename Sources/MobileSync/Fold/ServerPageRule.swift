@@ -174,17 +174,23 @@ package struct ServerPageRule: SoupFoldRule {
             let whole = folded.isTrimmed(position) ? { try folded.wholeRecord(position, in: entry.payload) } : nil
             if let match, try writer.isLeftAlone(record, match: match, whole: whole) {
                 unchangedCount += 1
+                try writer.explain(match, .fetchedAgainUnchanged(syncId: page.syncId), idValue: idValue)
                 continue
             }
-            if page.mergeMode == .leaveIfChanged, let match, try writer.isInDirtySet(match) { continue }
+            if page.mergeMode == .leaveIfChanged, let match, try writer.isInDirtySet(match) {
+                try writer.explain(match, .keptLocalChange(syncId: page.syncId), idValue: idValue)
+                continue
+            }
+            let overwrites = try writer.overwritesLocalChange(match)
             var splicedBytes: ((Int64) -> [UInt8])?
             if let splice = splices?[position], let addedMembers {
                 splicedBytes = { splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: $0)[...]) }
             }
             // A record stored by serializing it must have all its members.
             let stored = splicedBytes == nil ? try whole?() ?? record : record
-            try writer.store(
+            let entryId = try writer.store(
                 stored, idValue: idValue, match: match, nextEntryId: &nextEntryId, splicedBytes: splicedBytes)
+            try writer.explain(entryId, .fetched(page.syncId, overwriting: overwrites), idValue: idValue)
         }
         try state.putNextEntryId(nextEntryId)
         return unchangedCount

@@ -66,15 +66,29 @@ package struct GhostCleaningRule: SoupFoldRule {
         let ownedIds = owned.map(JSONValue.string)
         let unownedIds = unowned.map(JSONValue.string)
         let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: ownedIds + unownedIds)
-        func remove(_ ids: [String], where isStillGhost: (JSONValue) -> Bool) throws {
-            for ghost in ids where !isKept(ghost) {
+        let traced = state.isTraced(soup)
+        func remove(_ ids: [String], as removal: FoldDecision, where isStillGhost: (JSONValue) -> Bool) throws {
+            for ghost in ids {
+                let kept = isKept(ghost)
+                guard !kept || traced else { continue }
                 for entryId in try finder.allEntryIds(for: .string(ghost)) {
-                    guard let record = try state.record(soup.soupId, entryId), isStillGhost(record) else { continue }
-                    try state.removeRecord(soup.soupId, entryId)
+                    guard let record = try state.record(soup.soupId, entryId) else { continue }
+                    let decision: FoldDecision
+                    if kept {
+                        decision = .keptForDirtyChild(syncId: syncId)
+                    } else if isStillGhost(record) {
+                        try state.removeRecord(soup.soupId, entryId)
+                        decision = removal
+                    } else {
+                        decision = .noLongerAGhost(syncId: syncId)
+                    }
+                    if traced { try state.explain(entryId, in: soup, decision.description, serverId: ghost) }
                 }
             }
         }
-        try remove(owned) { GhostSet.isOwnedCandidate($0, syncId: syncId) }
-        try remove(unowned) { GhostSet.isUnownedCandidate($0, idFieldName: idField) }
+        try remove(owned, as: .ghost(syncId: syncId)) { GhostSet.isOwnedCandidate($0, syncId: syncId) }
+        try remove(unowned, as: .unownedGhost(syncId: syncId)) {
+            GhostSet.isUnownedCandidate($0, idFieldName: idField)
+        }
     }
 }

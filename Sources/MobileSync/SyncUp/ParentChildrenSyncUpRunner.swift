@@ -67,8 +67,8 @@ package struct ParentChildrenSyncUpRunner: Sendable {
         var requestNumber = try await SyncUpRunner.reconcile(
             store: store, syncId: syncId, soupName: parentSoup, idFieldName: target.relationship.parent.idFieldName,
             mergeMode: options.mergeMode, into: &summary
-        ) { item, entryId, summary in
-            try await reconciled(item, entryId: entryId, into: &summary)
+        ) { item, summary in
+            try await reconciled(item, into: &summary)
         }
         var trees = try dirtyTrees()
         let total = trees.count
@@ -105,15 +105,16 @@ package struct ParentChildrenSyncUpRunner: Sendable {
     /// a record found there is `created` with its id: the record keeps its local delete, and
     /// this run deletes it on the server (as `SyncUpRunner` does for a single soup).
     /// No marker field here: a create without an external id may reach the server twice.
-    private func reconciled(_ item: JSONValue, entryId: Int64, into summary: inout SyncUpSummary) async throws
+    private func reconciled(_ item: SyncUpUpload.Item, into summary: inout SyncUpSummary) async throws
         -> SyncUpOutcome
     {
-        guard SyncUpUpload.action(named: item[SyncPayload.action]?.string) == .create else { return .skipped }
-        guard let externalId = item[SyncPayload.externalId]?.string else {
+        let entryId = item.entryId
+        guard item.action == .create else { return .skipped }
+        guard let externalId = item.externalId else {
             summary.possibleDuplicates.append(entryId)
             return .skipped
         }
-        let isChild = item[SyncHeader.soup] != nil
+        let isChild = item.soup != nil
         guard let record = try store.soups.retrieve(isChild ? childSoup : parentSoup, ids: [entryId]).first,
             SyncUpAction(record: record) == .delete,
             let serverId = try await target.serverId(ofExternalId: externalId, isChild: isChild)

@@ -133,8 +133,8 @@ package struct SyncUpRunner: Sendable {
         try await Self.reconcile(
             store: store, syncId: syncId, soupName: soupName, idFieldName: target.idFieldName,
             mergeMode: options.mergeMode, into: &summary
-        ) { item, entryId, summary in
-            try await reconciled(item, entryId: entryId, into: &summary)
+        ) { item, summary in
+            try await reconciled(item, into: &summary)
         }
     }
 
@@ -143,7 +143,7 @@ package struct SyncUpRunner: Sendable {
     static func reconcile(
         store: SyncStore, syncId: Int64, soupName: String, idFieldName: String, mergeMode: MergeMode,
         into summary: inout SyncUpSummary,
-        outcome: (_ item: JSONValue, _ entryId: Int64, _ summary: inout SyncUpSummary) async throws -> SyncUpOutcome
+        outcome: (_ item: SyncUpUpload.Item, _ summary: inout SyncUpSummary) async throws -> SyncUpOutcome
     ) async throws -> Int {
         var highest = 0
         for intent in try store.pendingUploads(syncId: syncId) {
@@ -156,8 +156,8 @@ package struct SyncUpRunner: Sendable {
                 highest = max(highest, number)
             }
             var outcomes: [SyncUpOutcome] = []
-            for (item, record) in zip(upload.items, intent[SyncPayload.records]?.array ?? []) {
-                outcomes.append(try await outcome(record, item.entryId, &summary))
+            for item in upload.items {
+                outcomes.append(try await outcome(item, &summary))
             }
             try store.journal.append(upload.outcomeDraft(outcomes))
         }
@@ -166,14 +166,15 @@ package struct SyncUpRunner: Sendable {
 
     /// The outcome that closes one record of an unanswered upload. `skipped` leaves the record
     /// dirty, so this run sends it again.
-    private func reconciled(_ item: JSONValue, entryId: Int64, into summary: inout SyncUpSummary) async throws
+    private func reconciled(_ item: SyncUpUpload.Item, into summary: inout SyncUpSummary) async throws
         -> SyncUpOutcome
     {
-        guard SyncUpUpload.action(named: item[SyncPayload.action]?.string) == .create else { return .skipped }
-        if let externalId = item[SyncPayload.externalId]?.string {
+        let entryId = item.entryId
+        guard item.action == .create else { return .skipped }
+        if let externalId = item.externalId {
             return try await reconciledUpsert(externalId: externalId, entryId: entryId, into: &summary)
         }
-        guard let marker = target.markerFieldName, let client, let localId = item[SyncPayload.id]?.string,
+        guard let marker = target.markerFieldName, let client, let localId = item.id,
             let record = try store.soups.retrieve(soupName, ids: [entryId]).first,
             let objectType = SyncUpFields.objectType(of: record)
         else {

@@ -9,6 +9,8 @@ extension SyncUpUpload {
     struct JournaledHeader {
         /// The upload's soup (the parents' for a parent/children upload).
         var soupName: String
+        /// The sync that uploads; 0 when an entry names none (every build has written it).
+        var syncId: Int64
         /// The records' id field; every outcome names it, intents of old builds may not.
         var idFieldName: String?
         /// The sync's merge mode; OVERWRITE when an old entry names none.
@@ -26,6 +28,7 @@ extension SyncUpUpload {
         init(_ entry: JournalEntry) throws(SyncError) {
             let header = EntryHeader(entry)
             soupName = try header.string(SyncHeader.soup)
+            syncId = try header.optionalInteger(SyncHeader.syncId) ?? 0
             idFieldName = try header.optionalString(SyncHeader.idFieldName)
             let mode = try header.optionalString(SyncHeader.mergeMode)
             guard let mergeMode = MergeMode(rawValue: mode ?? MergeMode.overwrite.rawValue) else {

@@ -39,8 +39,8 @@ extension UploadRule {
     /// - `notFound` under OVERWRITE: the parent is created again, and its children with it
     ///   (`MASTER_DETAIL`: marked created) or pointed at it again (`LOOKUP`: marked updated).
     func applyParentOutcome(
-        _ outcome: ParentOutcome, to children: ChildrenOfUpload, mergeMode: MergeMode, at time: WallTime,
-        _ state: SoupState
+        _ outcome: ParentOutcome, to children: ChildrenOfUpload, header: SyncUpUpload.JournaledHeader,
+        at time: WallTime, _ state: SoupState
     ) throws {
         guard let parentId = outcome.id, !parentId.isNull else { return }
         let finder = try LocalRecordFinder(
@@ -48,16 +48,19 @@ extension UploadRule {
         let isMasterDetail = children.relationshipType == .masterDetail
         for entryId in try finder.allEntryIds(for: parentId) {
             guard case .object(var fields) = try state.record(children.soup.soupId, entryId) else { continue }
+            let effect: FoldDecision.ParentOutcomeEffect
             switch outcome.kind {
             case .created:
                 guard let serverId = outcome.serverId, serverId != parentId else { continue }
                 fields[children.parentIdField] = serverId
+                effect = .pointedAtServerId(serverId.string ?? serverId.serializedString)
             case .deleted:
                 guard isMasterDetail else { continue }
                 try state.removeRecord(children.soup.soupId, entryId)
-                continue
+                effect = .deletedWithParent
             case .notFound:
-                guard mergeMode != .leaveIfChanged else { continue }
+                guard header.mergeMode != .leaveIfChanged else { continue }
+                effect = .createdAgainWithParent
                 fields[LocalFlags.local] = true
                 if isMasterDetail {
                     fields[LocalFlags.locallyCreated] = true
@@ -68,7 +71,13 @@ extension UploadRule {
             case .updated, .failed, .skipped:
                 continue
             }
-            try state.storeRecord(.object(fields), entryId: entryId, in: children.soup)
+            if effect != .deletedWithParent {
+                try state.storeRecord(.object(fields), entryId: entryId, in: children.soup)
+            }
+            if state.isTraced(children.soup) {
+                let decision = FoldDecision.followedParent(effect, syncId: header.syncId)
+                try state.explain(entryId, in: children.soup, decision.description)
+            }
         }
     }
 }

@@ -71,7 +71,7 @@ package struct UploadRule: SoupFoldRule {
     ///
     /// In a parent/children outcome (header `childrenSoup`) an item with a `soup` member is a
     /// child, whose id field is the header's `childIdFieldName`; the parent's outcome then also
-    /// applies to its local children (``applyParentOutcome(_:to:mergeMode:at:_:)``).
+    /// applies to its local children (``applyParentOutcome(_:to:header:at:_:)``).
     private func applyOutcome(_ entry: JournalEntry, to state: SoupState) throws {
         let header = try SyncUpUpload.JournaledHeader(entry)
         guard let parentIdField = header.idFieldName else {
@@ -98,33 +98,39 @@ package struct UploadRule: SoupFoldRule {
                         kind: outcome.kind, id: fields[parentIdField], serverId: outcome.serverId.map(JSONValue.string))
                 )
             }
-            guard try apply(outcome, to: &fields, idField: idField, soup, mergeMode: header.mergeMode, state) else {
-                continue
+            let unchanged = outcome.version == fields[SoupStore.lastModifiedDateField]
+            let stores = try apply(
+                outcome, to: &fields, idField: idField, soup, header: header, unchanged: unchanged, state)
+            if stores {
+                fields[SoupStore.lastModifiedDateField] = .number(JSONNumber(entry.timestamp.millisecondsSinceEpoch))
+                try state.storeRecord(.object(fields), entryId: outcome.entryId, in: soup)
             }
-            fields[SoupStore.lastModifiedDateField] = .number(JSONNumber(entry.timestamp.millisecondsSinceEpoch))
-            try state.storeRecord(.object(fields), entryId: outcome.entryId, in: soup)
+            if state.isTraced(soup), let decision = Self.decision(outcome, header, unchanged: unchanged) {
+                try state.explain(outcome.entryId, in: soup, decision.description, serverId: outcome.serverId)
+            }
         }
         if let children {
             for outcome in parentOutcomes {
-                try applyParentOutcome(outcome, to: children, mergeMode: header.mergeMode, at: entry.timestamp, state)
+                try applyParentOutcome(outcome, to: children, header: header, at: entry.timestamp, state)
             }
         }
     }
 
     /// Applies one outcome to its record's fields; `false` when the record is not to be stored
     /// again (removed, or left as it is).
+    /// - Parameter unchanged: whether the record is as it was when the upload was decided.
     private func apply(
         _ outcome: SyncUpUpload.JournaledOutcome, to fields: inout [String: JSONValue], idField: String,
-        _ soup: SoupCatalogEntry, mergeMode: MergeMode, _ state: SoupState
+        _ soup: SoupCatalogEntry, header: SyncUpUpload.JournaledHeader, unchanged: Bool, _ state: SoupState
     ) throws -> Bool {
-        let unchanged = outcome.version == fields[SoupStore.lastModifiedDateField]
+        let mergeMode = header.mergeMode
         switch outcome.kind {
         case .created:
             // An adopted record (decision 0323) wrote nothing: unless it changed meanwhile,
             // the server's values replace its own stale ones.
             let created = CreatedRecord(
                 entryId: outcome.entryId, serverId: .string(outcome.serverId ?? ""), idField: idField,
-                adoptedValues: unchanged ? outcome.serverFields : nil)
+                syncId: header.syncId, adoptedValues: unchanged ? outcome.serverFields : nil)
             try applyCreated(created, to: &fields, soup, state)
             Self.markCreatedOnTheServer(&fields, unchanged: unchanged)
         case .updated:
@@ -144,6 +150,22 @@ package struct UploadRule: SoupFoldRule {
             return false
         }
         return true
+    }
+
+    /// What an outcome did to its record, for a traced fold; `nil` for a skipped record.
+    private static func decision(
+        _ outcome: SyncUpUpload.JournaledOutcome, _ header: SyncUpUpload.JournaledHeader, unchanged: Bool
+    ) -> FoldDecision? {
+        let syncId = header.syncId
+        switch outcome.kind {
+        case .created:
+            return .created(serverId: outcome.serverId ?? "", adopted: outcome.serverFields != nil, syncId: syncId)
+        case .updated: return unchanged ? .updated(syncId: syncId) : .uploadedThenChanged(syncId: syncId)
+        case .deleted: return .deleted(syncId: syncId)
+        case .notFound: return .notFound(syncId: syncId, createdAgain: header.mergeMode != .leaveIfChanged)
+        case .failed: return .refused(error: outcome.error.map { $0.string ?? $0.serializedString } ?? "")
+        case .skipped: return nil
+        }
     }
 
     /// A created record's flags: clean when it did not change while the request was out; an
@@ -168,6 +190,8 @@ package struct UploadRule: SoupFoldRule {
         var entryId: Int64
         var serverId: JSONValue
         var idField: String
+        /// The sync that created it.
+        var syncId: Int64
         var adoptedValues: [String: JSONValue]?
     }
 
@@ -192,6 +216,10 @@ package struct UploadRule: SoupFoldRule {
                 fields.merge(copyFields.filter { !Self.isBookkeeping($0.key) }) { _, copied in copied }
             }
             try state.removeRecord(soup.soupId, copyId)
+            if state.isTraced(soup), let serverId = created.serverId.string {
+                let decision = FoldDecision.sameRecordAsCreated(serverId: serverId, syncId: created.syncId)
+                try state.explain(copyId, in: soup, decision.description, serverId: serverId)
+            }
         }
         fields.merge(created.adoptedValues ?? [:]) { _, server in server }
     }

@@ -9,8 +9,7 @@ extension SoupProjection {
     /// Folds `soup.imported` and `smartstore.imported`; returns `false` for every other kind.
     func applyImportEntry(_ entry: JournalEntry, in context: ProjectionContext) throws -> Bool {
         guard entry.kind == .soupImported || entry.kind == .smartStoreImported else { return false }
-        let state = SoupState(
-            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        let state = foldState(context)
         let payload = try entry.jsonPayload()
         if entry.kind == .smartStoreImported {
             // The ids SmartStore handed out, deleted records' included, are never handed out again.

@@ -35,6 +35,8 @@ public struct SoupProjection: Projection {
     let catalogCache = CatalogCache()
     /// The folds of other modules' entry kinds (MobileSync's sync entries), by kind.
     package let rules: [any SoupFoldRule]
+    /// Where the fold reports what it does to the records of one soup, when it is traced.
+    package let trace: SoupFoldTrace?
     private let rulesByKind: [JournalEntry.Kind: Int]
 
     /// Creates the projection, which folds the soup entries only.
@@ -45,9 +47,13 @@ public struct SoupProjection: Projection {
     /// Creates the projection with the rules that fold other modules' entries into the soups.
     ///
     /// Reserved for the sync engine: MobileSync's `SyncStore` passes its rules.
-    /// - Parameter rules: each folds the entries of its kinds; no two share a kind.
-    package init(rules: [any SoupFoldRule]) {
+    /// - Parameters:
+    ///   - rules: each folds the entries of its kinds; no two share a kind.
+    ///   - trace: where the fold reports each change of a traced soup's records, for a fold
+    ///     that tells a record's history; `nil` for every fold that keeps a state.
+    package init(rules: [any SoupFoldRule], trace: SoupFoldTrace? = nil) {
         self.rules = rules
+        self.trace = trace
         var byKind: [JournalEntry.Kind: Int] = [:]
         for (position, rule) in rules.enumerated() {
             for kind in rule.kinds {
@@ -56,6 +62,13 @@ public struct SoupProjection: Projection {
             }
         }
         rulesByKind = byKind
+    }
+
+    /// The soups' state in `context`, as this projection's fold reads and writes it.
+    func foldState(_ context: ProjectionContext) -> SoupState {
+        SoupState(
+            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache,
+            trace: trace)
     }
 
     /// The rule that folds entries of `kind`, if any.
@@ -70,11 +83,11 @@ public struct SoupProjection: Projection {
     /// - Complexity: for a save, O(records × (indexes + tokens) × log n) LMDB operations;
     ///   alter, re-index, clear and drop are O(n) in the soup's records.
     public func apply(_ entry: JournalEntry, in context: ProjectionContext) throws {
+        trace?.begin(entry)
         if try applyRuleEntry(entry, decoded: nil, in: context) { return }  // other modules' kinds
         if try applyImportEntry(entry, in: context) { return }  // SmartStore imports: SoupProjection+Import.swift
         guard let kind = SoupEntryKind(entry.kind) else { return }
-        let state = SoupState(
-            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        let state = foldState(context)
         if kind == .saved, try applySave(entry, in: state) { return }
         let payload = try entry.jsonPayload()
         guard let soupName = payload["soup"]?.string else {
@@ -115,8 +128,7 @@ public struct SoupProjection: Projection {
     /// - Parameter context: the state folded so far.
     /// - Returns: the decoder.
     public func entryDecoder(in context: ProjectionContext) throws -> (any ProjectionEntryDecoder)? {
-        let state = SoupState(
-            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        let state = foldState(context)
         var saveMembers: [String: [String]] = [:]
         var soups: [String: SoupCatalogEntry] = [:]
         for name in try state.soupNames() {
@@ -141,10 +153,10 @@ public struct SoupProjection: Projection {
     ///   - context: the state to fold into.
     /// - Throws: as ``apply(_:in:)``.
     public func apply(_ entry: JournalEntry, decoded: (any Sendable)?, in context: ProjectionContext) throws {
+        trace?.begin(entry)
         if try applyRuleEntry(entry, decoded: decoded, in: context) { return }
         if let parsed = decoded as? ParsedSave {
-            let state = SoupState(
-                transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+            let state = foldState(context)
             if let soup = try soup(of: parsed, for: entry, in: state), try store(parsed, in: soup, state) {
                 return
             }
@@ -157,8 +169,7 @@ public struct SoupProjection: Projection {
         -> Bool
     {
         guard let rule = rule(for: entry.kind) else { return false }
-        let state = SoupState(
-            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        let state = foldState(context)
         try rule.apply(entry, decoded: decoded, to: state, in: context)
         return true
     }
@@ -261,8 +272,7 @@ public struct SoupProjection: Projection {
     ///   - version: 2.
     ///   - context: the state to migrate.
     public func migrate(from version: Int, in context: ProjectionContext) throws {
-        let state = SoupState(
-            transaction: context.transaction, databases: SoupDatabases.of(context), catalogCache: catalogCache)
+        let state = foldState(context)
         for name in try state.soupNames() {
             let soup = try state.requireSoup(name)
             guard soup.indexes.contains(where: { $0.spec.type == .fullText }) else { continue }

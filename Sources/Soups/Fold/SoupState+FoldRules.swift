@@ -81,6 +81,28 @@ extension SoupState {
         return records
     }
 
+    // MARK: - History
+
+    /// Whether the fold reports what it does to the records of `soup` (``SoupFoldTrace``): a
+    /// rule explains its decisions only then, so no other fold pays for the words.
+    package func isTraced(_ soup: SoupCatalogEntry) -> Bool {
+        trace?.soupName == soup.name
+    }
+
+    /// Says why the entry being folded wrote the record `entryId` of `soup`, removed it or left
+    /// it as it is, when the fold is traced (``isTraced(_:)``).
+    /// - Parameters:
+    ///   - reason: what the fold did and why, in a few words ("fetched by sync 3").
+    ///   - serverId: the value of the id field the rule matched the record by, if any.
+    package func explain(
+        _ entryId: Int64, in soup: SoupCatalogEntry, _ reason: @autoclosure () -> String,
+        serverId: @autoclosure () -> String? = nil
+    ) throws {
+        guard let trace, trace.soupName == soup.name else { return }
+        trace.explain(
+            entryId, record: try record(soup.soupId, entryId), reason: reason(), serverId: serverId())
+    }
+
     // MARK: - Notes per record
 
     /// Keeps `note` for the record `entryId` of `soup` until ``removeRecordNote(_:in:)``: what a

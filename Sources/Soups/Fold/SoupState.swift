@@ -8,6 +8,8 @@ package struct SoupState {
     let databases: SoupDatabases
     /// Decoded catalog entries shared between transactions, or `nil` to decode every time.
     var catalogCache: CatalogCache? = nil
+    /// Where a traced fold reports each change of a record (``SoupFoldTrace``).
+    var trace: SoupFoldTrace? = nil
 
     // MARK: - Reading
 
@@ -147,6 +149,10 @@ package struct SoupState {
         } else if replacing {
             _ = try transaction.delete(databases.dirty, key: recordKey)
         }
+        if let trace, trace.soupName == soup.name {
+            // `record` may hold only some members when its bytes are given.
+            trace.changed(entryId, to: try bytes.map(Self.parse) ?? record)
+        }
     }
 
     /// A record's `_soupLastModifiedDate`, in milliseconds.
@@ -156,8 +162,13 @@ package struct SoupState {
     }
 
     package func removeRecord(_ soupId: UInt32, _ entryId: Int64) throws {
-        try removeIndexEntries(soupId, entryId)
         let recordKey = SoupDatabases.recordKey(soupId, entryId)
+        if let trace, try transaction.get(databases.records, key: recordKey) != nil,
+            try catalogEntry(trace.soupName)?.soupId == soupId
+        {
+            trace.changed(entryId, to: nil)
+        }
+        try removeIndexEntries(soupId, entryId)
         _ = try transaction.delete(databases.records, key: recordKey)
         _ = try transaction.delete(databases.recordKeys, key: recordKey)
         _ = try transaction.delete(databases.dirty, key: recordKey)

@@ -369,6 +369,33 @@ public final class SyncSimulation {
                     + "different names \(differing); history of the first: \(history ?? [])")
         }
         try await convergeTrees(manager, store)
+        try checkHistories(store)
+    }
+
+    /// `blame` tells what the fold did: the last event of every record's history holds the
+    /// record as stored, and an event that left a record alone holds it as the one before.
+    /// Records untouched since the horizon (the journal is compacted) have no events.
+    private func checkHistories(_ store: SyncStore) throws {
+        let records = try allRecords()
+        let ids = try records.map { String(try Self.entryId($0)) }
+        let histories = try RecordHistory.histories(journal: store.journal, soup: Self.soup, ids: ids)
+        for (record, history) in zip(records, histories) {
+            guard let last = history.events(ofEntryId: try Self.entryId(record)).last else { continue }
+            guard last.record == record else {
+                throw InvariantFailure(
+                    "blame's last event of record \(history.id), #\(last.sequence) \(last.action), holds "
+                        + "\(last.record?.serializedString ?? "no record"), the soup \(record.serializedString)")
+            }
+            if let unexplained = history.events.first(where: { $0.action.hasSuffix("(no rule said why)") }) {
+                throw InvariantFailure("blame cannot say why #\(unexplained.sequence) \(unexplained.action)")
+            }
+            let events = history.events(ofEntryId: try Self.entryId(record))
+            for (before, event) in zip(events, events.dropFirst())
+            where event.action.hasSuffix("left as it was") && event.record != before.record {
+                throw InvariantFailure(
+                    "blame says #\(event.sequence) left record \(history.id) as it was, but it changed")
+            }
+        }
     }
 
     // MARK: - Invariants
