@@ -9,7 +9,8 @@ public final class HeldClock: Clock, Sendable {
     public typealias Duration = Swift.Duration
     public typealias Instant = ContinuousClock.Instant
 
-    private let gate = Mutex(Latch())
+    /// The latch the sleeps in progress wait on; `nil` once ``stopHolding()`` was called.
+    private let gate = Mutex<Latch?>(Latch())
 
     /// Creates a clock whose sleeps are held.
     public init() {}
@@ -24,17 +25,30 @@ public final class HeldClock: Clock, Sendable {
         ContinuousClock().minimumResolution
     }
 
-    /// Waits until ``release()``; the deadline is ignored.
+    /// Waits until ``release()`` or ``stopHolding()``; the deadline is ignored. Returns at once
+    /// after ``stopHolding()``.
     public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
-        await gate.withLock { $0 }.wait()
+        guard let latch = gate.withLock({ $0 }) else { return }
+        await latch.wait()
     }
 
-    /// Ends every sleep in progress; sleeps that start later are held again.
+    /// Ends every sleep in progress; sleeps that start later are held again, unless
+    /// ``stopHolding()`` was called.
     public func release() async {
         let released = gate.withLock { gate in
-            defer { gate = Latch() }
+            defer { if gate != nil { gate = Latch() } }
             return gate
         }
-        await released.open()
+        await released?.open()
+    }
+
+    /// Ends every sleep in progress and every later one at once: from now on the clock holds
+    /// nothing, so a test can let a client finish without releasing it again and again.
+    public func stopHolding() async {
+        let released = gate.withLock { gate in
+            defer { gate = nil }
+            return gate
+        }
+        await released?.open()
     }
 }

@@ -5,12 +5,6 @@ import LMDBStore
 import SyncTesting
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Re-keying an encrypted store (decision 0006): everything sealed again, only the new key
 /// opens it, and a SIGKILL at any moment leaves a store exactly one key opens.
 @Suite struct KeyRotationTests {
@@ -79,22 +73,27 @@ import Testing
     }
 
     /// A process being spawned holds copies of its parent's descriptors until it runs its
-    /// program, so the lock of a journal closed just then outlives it for a moment: here a
-    /// shared lock on another descriptor, released 50 ms after the rotation starts.
-    @Test func aRotationWaitsAMomentForALockReleasedJustAfterItStarts() throws {
-        let fixture = try JournalFixture("rotate-lock-moment")
+    /// program. The lock of a journal closed just then must not outlive the journal in those
+    /// copies, or a rotation right after the store's last user went finds the store in use
+    /// (decision 0023). The copies are held here until the rotation ends, where a real child's
+    /// would go at its exec: the test needs no timing.
+    @Test func aRotationRightAfterTheLastJournalClosedIgnoresCopiesOfItsLockInASpawnedChild() throws {
+        let fixture = try JournalFixture("rotate-lock-copies")
         defer { fixture.directory.remove() }
         try Support.fill(fixture, key: Support.keyA, count: 3)
         let store = fixture.directory.appending("store")
-        let descriptor = open(store.appendingPathComponent("store.lock").path, O_RDWR | O_CLOEXEC)
-        try #require(descriptor >= 0 && flock(descriptor, LOCK_SH) == 0)
-        let released = DispatchSemaphore(value: 0)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) {
-            close(descriptor)
-            released.signal()
+        var journal: Journal? = try fixture.open(options: Support.options(Support.keyA))
+        let copies = try SpawnedChildCopies(of: store.appendingPathComponent("store.lock"))
+        #expect(copies.descriptors.count == 1, "the open journal holds the store's lock")
+        #expect(
+            Support.failure { try Journal.rotateKey(directory: store, from: Support.keyA, to: Support.keyB) }
+                == .storeInUse)
+        try journal?.close()
+        journal = nil
+
+        let report = try withExtendedLifetime(copies) {
+            try Journal.rotateKey(directory: store, from: Support.keyA, to: Support.keyB)
         }
-        defer { released.wait() }
-        let report = try Journal.rotateKey(directory: store, from: Support.keyA, to: Support.keyB)
         #expect(!report.resumed)
         #expect(try fixture.open(options: Support.options(Support.keyB)).entry(at: 3) != nil)
     }

@@ -28,6 +28,26 @@ import Testing
         #expect(try leases.acquire(syncId: 1) != nil)
     }
 
+    /// A process being spawned holds copies of every descriptor from its fork to its exec. A
+    /// lease given back meanwhile must be free at once, to a test and to a taker alike, or a
+    /// sync just finished would look owned by another process (decision 0023). The copies are
+    /// held here for as long as the checks take, where a real child's would go at its exec.
+    @Test func aLeaseGivenBackIsFreeAtOnceThoughASpawnedChildHoldsCopiesOfItsFile() throws {
+        let directory = try TemporaryDirectory("sync-leases-spawn")
+        defer { directory.remove() }
+        let leases = SyncLeases(storeDirectory: directory.url)
+        var lease = try leases.acquire(syncId: 1)
+        #expect(lease != nil)
+        let copies = try SpawnedChildCopies(of: leases.directory.appendingPathComponent("sync-1.lock"))
+        #expect(copies.descriptors.count == 1, "the lease's file is open once")
+
+        lease = nil
+        try withExtendedLifetime(copies) { () throws in
+            #expect(try !leases.isHeld(syncId: 1))
+            #expect(try leases.acquire(syncId: 1) != nil)
+        }
+    }
+
     @Test func aSecondManagerOfTheStoreNeitherStopsNorRunsASyncTheFirstIsRunning() async throws {
         let (registry, started, proceed) = PagedTestTarget.held(count: 4)
         try await SyncHarness.with(accounts: 0, targets: registry) { harness in

@@ -51,6 +51,7 @@ import Testing
         ("Date()", "take a WallClock"),
         ("UUID()", "take an IDGenerator"),
         ("Thread.sleep", "take a Clock"),
+        ("usleep(", "wait on an injected Clock, never blocking a thread, an actor or a lock"),
         ("try!", "throw a typed error"),
         ("FIXME", "fix it or file an issue"),
         ("fatalError(\"not implemented", "no stubs"),

@@ -9,18 +9,14 @@ import Foundation
 /// A `flock` on `<store>/store.lock`: every open journal holds it shared, and re-keying holds
 /// it alone, so no process writes under a data key that a rotation is about to retire.
 ///
-/// The kernel drops the lock when the descriptor is closed (when the journal goes) or when
-/// the process ends, however it ends.
+/// The lock is released explicitly when the journal goes, and by the kernel when the process
+/// ends, however it ends. An exclusive lock is tried once: a holder is a live user of the store
+/// (decision 0023).
 final class StoreLock: Sendable {
     private let descriptor: Int32
-    /// How often, and how long apart, an exclusive lock is tried again before the store is
-    /// reported in use: half a second in all.
-    private static let busyRetryMax = 20
-    private static let busyRetryMicroseconds: UInt32 = 25_000
 
     /// Takes the lock of the store in `directory`, shared or exclusive.
-    /// - Throws: ``JournalError/Code/storeInUse`` when `exclusive` and another holder still has
-    ///   it after half a second;
+    /// - Throws: ``JournalError/Code/storeInUse`` when `exclusive` and another holder has it;
     ///   ``JournalError/Code/storage`` when the lock file cannot be opened.
     init(store directory: URL, exclusive: Bool) throws {
         let path = directory.appendingPathComponent("store.lock").path
@@ -28,19 +24,10 @@ final class StoreLock: Sendable {
         guard descriptor >= 0 else {
             throw JournalError(.storage, "cannot open \(path): \(String(cString: strerror(errno)))")
         }
-        // A shared lock waits only for a rotation in progress; an exclusive one waits only a
-        // moment. A process being spawned holds copies of the spawner's descriptors from its
-        // fork to its exec, so a journal closed just then keeps its shared lock that long: a
-        // rotation right after the store's last user went failed once under load.
+        // A shared lock waits only for a rotation in progress; an exclusive one does not wait.
         let operation = exclusive ? LOCK_EX | LOCK_NB : LOCK_SH
-        var busyRetries = 0
         while flock(descriptor, operation) != 0 {
             let error = errno
-            if error == EWOULDBLOCK, busyRetries < Self.busyRetryMax {
-                busyRetries += 1
-                usleep(Self.busyRetryMicroseconds)
-                continue
-            }
             guard error == EINTR else {
                 close(descriptor)
                 if error == EWOULDBLOCK {
@@ -56,6 +43,12 @@ final class StoreLock: Sendable {
     }
 
     deinit {
+        // Unlock before closing. A process being spawned holds a copy of every descriptor from
+        // its fork until its exec closes them (O_CLOEXEC), and a flock lock belongs to the open
+        // file that all the copies share: a close alone would leave the lock held until the
+        // child's exec, and a rotation started just then would find the store in use. An
+        // explicit unlock through any copy releases it at once (flock(2)).
+        while flock(descriptor, LOCK_UN) != 0, errno == EINTR {}
         close(descriptor)
     }
 }

@@ -18,7 +18,9 @@ package final class SyncLease: Sendable {
     }
 
     deinit {
-        // Closing the only descriptor of the open file drops its flock lock.
+        // Unlocked, not only closed: a process being spawned may hold a copy of the descriptor
+        // until its exec, and the lock would last as long as that copy (decision 0023).
+        SyncLeases.unlock(descriptor)
         close(descriptor)
     }
 }

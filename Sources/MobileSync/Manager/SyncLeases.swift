@@ -14,7 +14,10 @@ package import Foundation
 /// RUNNING state whose lease nobody holds is a run that was interrupted. Locks taken through two
 /// separate `open` calls conflict even inside one process, so two managers of one store in the
 /// same process exclude each other too. Descriptors are opened close-on-exec, so a child
-/// process never inherits (and outlives its parent with) a lease.
+/// process never inherits (and outlives its parent with) a lease, and a lease given back is
+/// unlocked before its file is closed, so a child between its fork and its exec, which still
+/// holds copies of the descriptors, does not keep it either: one attempt is the answer, never
+/// retried after a wait (decision 0023).
 ///
 /// Every lock attempt on a lease file, whether it takes the lease or only tests it, is made while
 /// holding the folder's `gate` file exclusively. A test briefly locks the lease; without the gate,
@@ -46,32 +49,30 @@ package struct SyncLeases: Sendable {
             throw SyncError(
                 .leaseUnavailable, "Cannot create the lease folder \(directory.path): \(error)", cause: error)
         }
-        let descriptor = try openFile(leasePath(id), flags: O_RDWR | O_CREAT)
         let path = leasePath(id)
-        for attempt in 0...Self.busyRetryMax {
-            let taken = try withGate(creating: true) { () throws(SyncError) -> Bool in
+        let descriptor = try openFile(path, flags: O_RDWR | O_CREAT)
+        let taken: Bool?
+        do throws(SyncError) {
+            taken = try withGate(creating: true) { () throws(SyncError) -> Bool in
                 try Self.tryLock(descriptor, path: path)
             }
-            if taken == true { return SyncLease(syncId: id, descriptor: descriptor) }
-            // A process this one spawns holds every open file from its fork until its exec
-            // closes them (O_CLOEXEC), so a lease just released can look held for that moment.
-            // A real owner still holds it after a few short waits.
-            if attempt < Self.busyRetryMax { usleep(Self.busyRetryMicroseconds) }
+        } catch {
+            close(descriptor)
+            throw error
         }
-        close(descriptor)
-        return nil
+        guard taken == true else {
+            close(descriptor)
+            return nil
+        }
+        return SyncLease(syncId: id, descriptor: descriptor)
     }
-
-    /// How many times a lease found held is tried again before it counts as owned elsewhere.
-    static let busyRetryMax = 4
-    /// The wait between those tries.
-    static let busyRetryMicroseconds: UInt32 = 25_000
 
     /// Whether a live owner — another process, or any manager of this one — holds sync `id`'s
     /// lease. Creates nothing: a store whose syncs never ran has no lease files.
     ///
-    /// A lease that looks held is tested again after the same short waits as ``acquire(syncId:)``:
-    /// a process this one spawns holds a lease just released from its fork to its exec.
+    /// The answer is final: a lease is released explicitly, so a process this one spawns, which
+    /// holds copies of its descriptors from its fork to its exec, never keeps a lease that was
+    /// given back looking held (decision 0023).
     ///
     /// - Throws: ``SyncError/Code/leaseUnavailable`` when an existing lease file cannot be opened
     ///   or tested.
@@ -80,17 +81,11 @@ package struct SyncLeases: Sendable {
         guard FileManager.default.fileExists(atPath: path) else { return false }
         let descriptor = try openFile(path, flags: O_RDONLY)
         defer { close(descriptor) }
-        for attempt in 0...Self.busyRetryMax {
-            let held =
-                try withGate(creating: false) { () throws(SyncError) -> Bool in
-                    guard try Self.tryLock(descriptor, path: path) else { return true }
-                    Self.unlock(descriptor)
-                    return false
-                } ?? false
-            guard held else { return false }
-            if attempt < Self.busyRetryMax { usleep(Self.busyRetryMicroseconds) }
-        }
-        return true
+        return try withGate(creating: false) { () throws(SyncError) -> Bool in
+            guard try Self.tryLock(descriptor, path: path) else { return true }
+            Self.unlock(descriptor)
+            return false
+        } ?? false
     }
 
     // MARK: - Files
@@ -136,9 +131,11 @@ package struct SyncLeases: Sendable {
         return true
     }
 
+    /// Releases the lock held through `descriptor`, even while a process being spawned holds a
+    /// copy of it: a `flock` lock belongs to the open file, which every copy shares, and an
+    /// explicit unlock through any of them drops it, where a close drops it only with the last.
     static func unlock(_ descriptor: Int32) {
-        // Unlocking a descriptor this process locked cannot fail but for EINTR; closing it
-        // would release the lock anyway.
+        // Unlocking a descriptor this process locked cannot fail but for EINTR.
         while flock(descriptor, LOCK_UN) != 0, errno == EINTR {}
     }
 
