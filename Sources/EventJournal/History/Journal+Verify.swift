@@ -57,26 +57,39 @@ extension Journal {
                         }
                     }
                 }
+                if let damage = try Self.firstStructuralDamage(
+                    Self.entriesDatabaseName, entries, in: try reader.entryTransaction())
+                {
+                    divergences.append(damage)
+                }
                 return VerificationReport(lastSequence: last, divergences: divergences)
             }
         }
     }
 
-    /// Walks two databases in key order together and returns the first key where they differ.
+    /// Walks two databases in key order together and returns the first key where they differ,
+    /// or where the stored database is damaged in its structure.
+    ///
+    /// A walk in key order goes from leaf to leaf, and a lookup by key descends through the
+    /// branch pages: a damaged branch page can hide records from every lookup (a query) while
+    /// the walk still sees them all. So each stored key is also looked up, and must be found
+    /// where the walk found it, in ascending order; O(log n) more per key.
     static func firstDivergence(
         _ name: String, stored: (Transaction, Database), rebuilt: (Transaction, Database)
     ) throws -> VerificationReport.Divergence? {
         try stored.0.withCursor(stored.1) { storedCursor in
             try rebuilt.0.withCursor(rebuilt.1) { rebuiltCursor in
-                var left = try storedCursor.first()
+                var walk = StructureWalk(name, stored.1, in: stored.0)
+                var left = try walk.checked(storedCursor.first())
                 var right = try rebuiltCursor.first()
                 while left != nil || right != nil {
+                    if let damage = walk.damage { return damage }
                     switch (left, right) {
                     case (let l?, let r?) where l.key == r.key:
                         if l.value != r.value {
                             return .init(database: name, key: l.key, stored: l.value, rebuilt: r.value)
                         }
-                        left = try storedCursor.next()
+                        left = try walk.checked(storedCursor.next())
                         right = try rebuiltCursor.next()
                     case (let l?, let r?):
                         return l.key.lexicographicallyPrecedes(r.key)
@@ -90,8 +103,56 @@ extension Journal {
                         return nil
                     }
                 }
-                return nil
+                return walk.damage
             }
+        }
+    }
+
+    /// The first structural damage of `database` (see ``StructureWalk``), reading keys only.
+    static func firstStructuralDamage(_ name: String, _ database: Database, in transaction: Transaction) throws
+        -> VerificationReport.Divergence?
+    {
+        try transaction.withCursor(database) { walker in
+            var walk = StructureWalk(name, database, in: transaction)
+            try walker.forEachInPlace { key, _ in
+                _ = try walk.checked((Array(key), []))
+                return walk.damage == nil
+            }
+            return walk.damage
+        }
+    }
+
+    /// Checks, key by key, that a walk in key order meets its keys ascending and that a lookup
+    /// finds each (see ``firstDivergence(_:stored:rebuilt:)``).
+    ///
+    /// Each lookup descends from the root (`mdb_get`): a cursor already on a page would search
+    /// that page first, and, following the walk, would find what the walk found.
+    struct StructureWalk {
+        let name: String
+        let database: Database
+        let transaction: Transaction
+        private var previousKey: [UInt8]?
+        /// The first damage met, if any.
+        private(set) var damage: VerificationReport.Divergence?
+
+        init(_ name: String, _ database: Database, in transaction: Transaction) {
+            self.name = name
+            self.database = database
+            self.transaction = transaction
+        }
+
+        /// `entry`, after checking it follows the previous key and a lookup finds it.
+        mutating func checked(_ entry: (key: [UInt8], value: [UInt8])?) throws -> (key: [UInt8], value: [UInt8])? {
+            guard let entry, damage == nil else { return entry }
+            if let previousKey, !previousKey.lexicographicallyPrecedes(entry.key) {
+                damage = .init(
+                    database: name, key: entry.key, stored: entry.value, rebuilt: nil, structure: .outOfOrder)
+            } else if try !transaction.withValue(database.unsealed, key: entry.key, { $0 != nil }) {
+                damage = .init(
+                    database: name, key: entry.key, stored: entry.value, rebuilt: nil, structure: .unreachable)
+            }
+            previousKey = entry.key
+            return entry
         }
     }
 

@@ -21,9 +21,40 @@ public struct VerificationReport: Sendable, Hashable {
         public var stored: [UInt8]?
         /// The rebuilt value, or `nil` when the rebuild has no such key.
         public var rebuilt: [UInt8]?
+        /// How the stored database is damaged in its structure at `key`, when it is: then the
+        /// values may agree, but lookups by key answer wrongly.
+        public var structure: StructuralDamage?
+
+        /// Damage to a database's B-tree that a walk in key order alone does not show.
+        public enum StructuralDamage: String, Sendable, Hashable {
+            /// A walk in key order meets the key after a greater or equal one.
+            case outOfOrder
+            /// A lookup of a key the walk met does not find it: a branch page is damaged.
+            case unreachable
+        }
+
+        /// Creates a divergence.
+        public init(
+            database: String, key: [UInt8], stored: [UInt8]?, rebuilt: [UInt8]?, structure: StructuralDamage? = nil
+        ) {
+            self.database = database
+            self.key = key
+            self.stored = stored
+            self.rebuilt = rebuilt
+            self.structure = structure
+        }
 
         public var description: String {
             let keyText = String(validating: key, as: UTF8.self).map { "\"\($0)\"" } ?? key.hexString
+            switch structure {
+            case .outOfOrder?:
+                return "\(database): key \(keyText) is out of order: a page of the stored state is damaged"
+            case .unreachable?:
+                return
+                    "\(database): a lookup does not find key \(keyText): a branch page of the stored state is damaged"
+            case nil:
+                break
+            }
             switch (stored, rebuilt) {
             case (nil, _): return "\(database): key \(keyText) is missing from the stored state"
             case (_, nil): return "\(database): key \(keyText) is stored but a rebuild does not produce it"
