@@ -6,15 +6,16 @@ import Soups
 import SyncTesting
 import Testing
 
-/// A damaged branch page of the projections can hide records from every lookup while a walk in
-/// key order still meets them all: queries then answer wrongly without an error. `verify` looks
-/// each stored key up again and reports the damage (issue 49).
+/// A damaged branch page of the projections can send a lookup to the wrong leaf while a walk in
+/// key order still meets every key. No query answers wrongly: each lookup is checked against its
+/// neighbours and throws; `verify` looks each stored key up again and reports the damage; the
+/// next open rebuilds the projections (issue 49).
 @Suite struct DamagedBranchPageTests {
     static let key = try! StoreKey(bytes: [UInt8](repeating: 0x5A, count: StoreKey.byteCount))
     static let recordCount = 3_000
 
     @Test(arguments: [false, true])
-    func verifyReportsABranchPageThatHidesRecordsFromLookups(encrypted: Bool) throws {
+    func aBranchPageThatMisroutesLookupsIsNeverASilentWrongAnswer(encrypted: Bool) throws {
         let encryption = encrypted ? Self.key : nil
         let fixture = try SoupFixture("branch-damage", flushesOnCommit: false, encryption: encryption)
         defer { fixture.remove() }
@@ -22,7 +23,7 @@ import Testing
         let records: [JSONValue] = (0..<Self.recordCount).map { number in
             ["Name": .string("Account " + String(String(number + 100_000).dropFirst()))]
         }
-        try fixture.store.create("accounts", records)
+        let created = try fixture.store.create("accounts", records)
         #expect(try fixture.journal.verify().isConsistent)
         try fixture.journal.close()
 
@@ -30,16 +31,31 @@ import Testing
             fixture.directory.appending("store").appendingPathComponent("projections/data.mdb"))
         #expect(scrambled > 0)
         let damaged = try SoupFixture.reopen(fixture, encryption: encryption)
-        // The damage is silent: some records are stored but no lookup finds them.
-        let hidden = try records.filter { record in
-            let spec = QuerySpec.exact("accounts", path: "Name", value: record["Name"] ?? .null)
-            return try damaged.store.query(spec).isEmpty
-        }
-        #expect(!hidden.isEmpty)
         let report = try damaged.journal.verify()
         #expect(!report.isConsistent)
         #expect(report.divergences.contains { $0.structure == .unreachable }, "\(report.divergences)")
         #expect(report.divergences.contains { $0.description.contains("branch page") })
+        // Every lookup answers right or throws; some throw.
+        var refused = 0
+        for record in created {
+            let spec = QuerySpec.exact("accounts", path: "Name", value: record["Name"] ?? .null)
+            do {
+                #expect(try damaged.store.query(spec) == [record])
+            } catch let error as SoupError {
+                #expect(String(reflecting: error).contains("CORRUPTED"), "\(error)")
+                refused += 1
+            }
+        }
+        #expect(refused > 0)
+        try damaged.journal.close()
+
+        let healed = try SoupFixture.reopen(fixture, encryption: encryption)
+        #expect(healed.journal.openingReport.projections == .rebuilt)
+        #expect(try healed.journal.verify().isConsistent)
+        for record in created.prefix(300) {
+            let spec = QuerySpec.exact("accounts", path: "Name", value: record["Name"] ?? .null)
+            #expect(try healed.store.query(spec) == [record])
+        }
     }
 
     /// Replaces the second separator key of every branch page of the LMDB file at `url` with

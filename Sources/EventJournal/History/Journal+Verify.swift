@@ -141,13 +141,23 @@ extension Journal {
             self.transaction = transaction
         }
 
+        /// Whether a lookup of `key` from the root finds it; a lookup that LMDB's neighbour check
+        /// finds misrouted (`MDB_CORRUPTED`) did not.
+        private func isFound(_ key: [UInt8]) throws -> Bool {
+            do {
+                return try transaction.withValue(database.unsealed, key: key) { $0 != nil }
+            } catch let error as LMDBError where error == .corrupted {
+                return false
+            }
+        }
+
         /// `entry`, after checking it follows the previous key and a lookup finds it.
         mutating func checked(_ entry: (key: [UInt8], value: [UInt8])?) throws -> (key: [UInt8], value: [UInt8])? {
             guard let entry, damage == nil else { return entry }
             if let previousKey, !previousKey.lexicographicallyPrecedes(entry.key) {
                 damage = .init(
                     database: name, key: entry.key, stored: entry.value, rebuilt: nil, structure: .outOfOrder)
-            } else if try !transaction.withValue(database.unsealed, key: entry.key, { $0 != nil }) {
+            } else if try !isFound(entry.key) {
                 damage = .init(
                     database: name, key: entry.key, stored: entry.value, rebuilt: nil, structure: .unreachable)
             }

@@ -1,5 +1,11 @@
 import CLMDB
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One thin function per LMDB C call. Nothing else in the package imports `CLMDB`, so return
 /// codes become ``LMDBError`` in exactly one place.
 enum LMDBCalls {
@@ -186,9 +192,26 @@ enum LMDBCalls {
                 mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
             var dataValue = MDB_val()
             let code = mdb_get(transaction, MDB_dbi(database), &keyValue, &dataValue)
-            if code == MDB_NOTFOUND { return try body(nil) }
+            if code == MDB_NOTFOUND {
+                try confirmMissing(key, transaction, database)
+                return try body(nil)
+            }
             try check(code, in: transaction)
             return try body(UnsafeRawBufferPointer(start: dataValue.mv_data, count: dataValue.mv_size))
+        }
+    }
+
+    /// Confirms that `key`, which `mdb_get` did not find, is missing: a lookup from a cursor,
+    /// checked against its neighbours (``seekChecked(_:atLeast:)``), must not find it either. A
+    /// damaged branch page can send `mdb_get` to the wrong leaf, and a record reported missing
+    /// would drop out of a query's answer silently. Only misses pay for it.
+    private static func confirmMissing(_ key: [UInt8], _ transaction: Transaction, _ database: UInt32)
+        throws(LMDBError)
+    {
+        let cursor = try cursorOpen(transaction, database)
+        defer { cursorClose(cursor) }
+        if let found = try seekChecked(cursor, atLeast: key), compare(found.key, key) == 0 {
+            try check(MDB_CORRUPTED, on: cursor)
         }
     }
 
@@ -286,17 +309,71 @@ enum LMDBCalls {
         case .previous: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_PREV)
         case .current: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_GET_CURRENT)
         case .atLeast(let key):
-            code = key.withUnsafeBytes { keyBytes in
-                var searchKey = MDB_val(
-                    mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
-                let result = mdb_cursor_get(cursor, &searchKey, &dataValue, MDB_SET_RANGE)
-                keyValue = searchKey
-                return result
-            }
+            return try seekChecked(cursor, atLeast: key)
         }
         if code == MDB_NOTFOUND { return nil }
         try check(code, on: cursor)
         return (keyValue, dataValue)
+    }
+
+    /// `MDB_SET_RANGE`, checked against its neighbours: the key landed on is at or after `key`
+    /// and the one before it is before `key`; when nothing is at or after `key`, the last key
+    /// is before it.
+    ///
+    /// A lookup descends through the branch pages' separator keys, while moving to the next or
+    /// previous entry follows the parents' positions. A damaged separator sends a lookup to the
+    /// wrong leaf, and an index walk starting there would skip records silently; its neighbours
+    /// show it. A misplaced landing is `MDB_CORRUPTED`, with the environment's damage note, so
+    /// the next open rebuilds the file. Two more cursor moves per lookup, on the same pages.
+    private static func seekChecked(_ cursor: Cursor, atLeast key: [UInt8]) throws(LMDBError) -> (
+        key: MDB_val, value: MDB_val
+    )? {
+        var landed = MDB_val()
+        var dataValue = MDB_val()
+        var neighbour = MDB_val()
+        var neighbourData = MDB_val()
+        func setRange() -> Int32 {
+            key.withUnsafeBytes { keyBytes in
+                var searchKey = MDB_val(
+                    mv_size: keyBytes.count, mv_data: UnsafeMutableRawPointer(mutating: keyBytes.baseAddress))
+                let result = mdb_cursor_get(cursor, &searchKey, &dataValue, MDB_SET_RANGE)
+                landed = searchKey
+                return result
+            }
+        }
+        let code = setRange()
+        if code == MDB_NOTFOUND {
+            let last = mdb_cursor_get(cursor, &neighbour, &neighbourData, MDB_LAST)
+            if last == MDB_SUCCESS, compare(neighbour, key) >= 0 { try check(MDB_CORRUPTED, on: cursor) }
+            if last != MDB_NOTFOUND { try check(last, on: cursor) }
+            return nil
+        }
+        try check(code, on: cursor)
+        if compare(landed, key) < 0 { try check(MDB_CORRUPTED, on: cursor) }
+        let previous = mdb_cursor_get(cursor, &neighbour, &neighbourData, MDB_PREV)
+        if previous == MDB_SUCCESS {
+            if compare(neighbour, key) >= 0 { try check(MDB_CORRUPTED, on: cursor) }
+            try check(mdb_cursor_get(cursor, &landed, &dataValue, MDB_NEXT), on: cursor)
+        } else if previous == MDB_NOTFOUND {
+            // The first key: a failed move may leave the cursor anywhere, so land again.
+            try check(setRange(), on: cursor)
+        } else {
+            try check(previous, on: cursor)
+        }
+        return (landed, dataValue)
+    }
+
+    /// LMDB's default key order: bytes compared as unsigned, then the shorter first.
+    private static func compare(_ value: MDB_val, _ key: [UInt8]) -> Int {
+        let bytes = UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_data == nil ? 0 : value.mv_size)
+        return key.withUnsafeBytes { other in
+            let shared = min(bytes.count, other.count)
+            if shared > 0, let left = bytes.baseAddress, let right = other.baseAddress {
+                let order = memcmp(left, right, shared)
+                if order != 0 { return Int(order) }
+            }
+            return bytes.count - other.count
+        }
     }
 
     static func cursorDelete(_ cursor: Cursor) throws(LMDBError) {
