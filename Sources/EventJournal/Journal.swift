@@ -61,6 +61,9 @@ public final class Journal: Sendable {
     let storeLock: StoreLock
     /// Who observes this journal; woken after each commit (decision 0004).
     let observers = JournalObservers()
+    /// The scratch copy of the projections a read-only journal folds into, removed when it
+    /// closes; `nil` when it reads the store's own (decision 0024).
+    let scratchProjectionDirectory: URL?
 
     static let entriesDatabaseName = "journal.entries"
     static let metaDatabaseName = "journal.meta"
@@ -101,7 +104,8 @@ public final class Journal: Sendable {
     /// are not when the machine restarted after they were written without a sync, or when they
     /// are missing, damaged or of other versions), restores them from the newest checkpoint or
     /// rebuilds them when not, and folds every entry they have not folded yet. Nothing is read
-    /// before that.
+    /// before that. With ``JournalOptions/isReadOnly`` it does all of this without writing to
+    /// the store: what must be restored or folded is, in a scratch copy (decision 0024).
     /// - Parameters:
     ///   - directory: the store's directory (``StoreLayout``); its `journal/` folder is accepted too.
     ///   - projections: the projections to keep; their database names must be distinct.
@@ -118,6 +122,7 @@ public final class Journal: Sendable {
     ) throws {
         let storeLayout = StoreLayout(directory: directory)
         storeLock = try Self.guarded("cannot open the store at \(storeLayout.directory.path)") {
+            if options.isReadOnly { return try StoreLock(readingStore: storeLayout.directory) }
             try FileManager.default.createDirectory(
                 at: storeLayout.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             return try StoreLock(store: storeLayout.directory, exclusive: false)
@@ -133,13 +138,15 @@ public final class Journal: Sendable {
         entries = opened.entries
         meta = opened.meta
         bootIdentifier = opened.bootIdentifier
+        scratchProjectionDirectory = opened.scratchDirectory
         self.projections = projections
         self.clock = clock
         self.options = options
         self.logger = logger
         lifecycle = Mutex(Lifecycle(openingReport: opened.report))
         if opened.needsReset { try resetProjections() }
-        let folded = try catchUp(phase: opened.foldPhase)
+        // Read-only projections read in place have folded the whole journal (decision 0024).
+        let folded = opened.store.environment.options.isReadOnly ? 0 : try catchUp(phase: opened.foldPhase)
         if opened.report.migratedFromFormat != nil { try finishMigration() }
         let report = lifecycle.withLock { state in
             state.openingReport.foldedEntries = folded
@@ -175,6 +182,8 @@ public final class Journal: Sendable {
             return !state.isClosed
         }
         guard wasOpen else { return }
+        if let scratchProjectionDirectory { try? FileManager.default.removeItem(at: scratchProjectionDirectory) }
+        guard !options.isReadOnly else { return }
         do {
             try flushProjections()
         } catch {

@@ -55,6 +55,18 @@ public struct JournalOptions: Sendable {
     /// How observers notice commits made by other processes.
     public var observation = ObservationOptions()
 
+    /// Whether the store is opened only to be read: no byte of it is written (decision 0024).
+    ///
+    /// Both environments are opened with `MDB_RDONLY`. LMDB still records this process's
+    /// readers in each `lock.mdb`, shared with any writer, so a writer in another process
+    /// never reuses a page being read. Nothing is converted, repaired or noted: projections
+    /// that cannot be trusted as they are, or that have not folded the journal's last entries
+    /// (a writer was killed), are folded in a scratch copy in the system's temporary directory,
+    /// removed when the journal closes; history folds leave no checkpoints. Writing throws
+    /// ``JournalError/Code/unsupported``, and a store of format 1 is refused
+    /// (``JournalError/Code/needsMigration``), since converting it writes.
+    public var isReadOnly = false
+
     /// Creates the default options.
     public init(environment: EnvironmentOptions = EnvironmentOptions()) {
         self.environment = environment

@@ -87,6 +87,14 @@ import Testing
                 ["verify", verifyStore.path], environment: environment(encrypted: encrypted), timeLimit: Self.timeLimit)
             #expect(!verified.wasKilled && verified.status == 1, "\(name): \(verified.standardError)")
             #expect(verified.standardOutput.contains("projections damaged:"), "\(name): \(verified.standardOutput)")
+            // verify only reads (decision 0024): the damage stays until a writing open repairs it.
+            let unrepaired = try await replay.run(
+                ["verify", verifyStore.path], environment: environment(encrypted: encrypted), timeLimit: Self.timeLimit)
+            #expect(unrepaired.status == 1, "\(name): \(unrepaired.standardOutput) \(unrepaired.standardError)")
+            let rebuilt = try await replay.run(
+                ["rebuild", verifyStore.path], environment: environment(encrypted: encrypted), timeLimit: Self.timeLimit
+            )
+            #expect(rebuilt.status == 0, "\(name): \(rebuilt.standardError)")
             let again = try await replay.run(
                 ["verify", verifyStore.path], environment: environment(encrypted: encrypted), timeLimit: Self.timeLimit)
             #expect(again.status == 0, "\(name): \(again.standardOutput) \(again.standardError)")

@@ -20,8 +20,9 @@ extension JournalReplay {
                 // Opening may refold projections from the entries, so a damaged entry can
                 // already show here; either way it is a divergence, not a tool failure.
                 // Damage that a reading process found and noted was reported by that process;
-                // the open below replaces those projections, and verify says so without failing
-                // for it a second time. Damage this open finds first is a divergence.
+                // the open below reads a scratch rebuild instead of those projections (the next
+                // writing open replaces them), and verify says so without failing for it a
+                // second time. Damage this open finds first is a divergence.
                 try requireStorePath(store)
                 let noted = StoreLayout(directory: URL(fileURLWithPath: store)).projectionDamageNoted
                 let journal = try openSyncStore(store).journal
@@ -36,11 +37,9 @@ extension JournalReplay {
                     damage = found.map { "projections damaged: \($0)" }
                 }
                 let progress = ProgressReporter("verifying")
-                // The fold passes every round sequence anyway: leaving checkpoints there makes
-                // every later `state --as-of` fold at most one interval (docs/benchmarks-log.md).
-                report = try journal.verify(checkpointDirectory: journal.defaultCheckpointDirectory) { done, total in
-                    progress.update(done, of: total)
-                }
+                // Verify reads the store and leaves it as it was (decision 0024, which
+                // supersedes 0011's checkpoints): the fold leaves no checkpoints behind.
+                report = try journal.verify { done, total in progress.update(done, of: total) }
                 progress.finish()
             } catch let error as ValidationError {
                 throw error

@@ -67,8 +67,10 @@ func requireStorePath(_ path: String) throws {
 
 /// Opens an existing store, turning errors into one clear line and exit status 3.
 ///
-/// Only the writing verbs (`compact`, `rebuild`, `import`, `recover`) pass `writing`: the
-/// others refuse a store of an older format instead of converting it.
+/// Only the writing verbs (`compact`, `rebuild`, `import`, `recover`) pass `writing`. The
+/// others open the store read-only and leave every byte of it as it was (decision 0024): they
+/// refuse a store of an older format instead of converting it, and fold entries that the
+/// projections have not folded in a scratch copy.
 func openStore(_ path: String, writing: Bool = false) throws -> Journal {
     do {
         return try openSyncStore(path, writing: writing).journal
@@ -79,8 +81,8 @@ func openStore(_ path: String, writing: Bool = false) throws -> Journal {
     }
 }
 
-/// Opens an existing store with every projection, showing the progress of a long recovery or
-/// conversion on standard error.
+/// Opens an existing store with every projection, read-only unless `writing` (decision 0024),
+/// showing the progress of a long recovery, catch-up or conversion on standard error.
 func openSyncStore(_ path: String, writing: Bool = false) throws -> SyncStore {
     try requireStorePath(path)
     let layout = StoreLayout(directory: URL(fileURLWithPath: path))
@@ -94,6 +96,7 @@ func openSyncStore(_ path: String, writing: Bool = false) throws -> SyncStore {
     let progress = PhasedProgress()
     defer { progress.finish() }
     var options = JournalOptions()
+    options.isReadOnly = !writing
     // journal-replay's commands take no key option: the key comes from the environment.
     options.encryption = try KeyOptions.key(file: nil, environment: ProcessInfo.processInfo.environment)
     options.openingProgress = { step in progress.update("\(step.phase.rawValue) the store", step.folded, of: step.total)

@@ -31,6 +31,9 @@ struct CheckpointStore {
     /// The store's anchor, restored like a checkpoint at its fold mark; `nil` to use only the
     /// folders (decision 0016).
     var anchor: Anchor? = nil
+    /// Whether the store was opened read-only (decision 0024): checkpoints are then only
+    /// read, never saved, and one that fails its checks is skipped instead of removed.
+    var isReadOnly = false
 
     static let manifestName = "checkpoint.json"
     static let dataName = "data.mdb"
@@ -215,6 +218,7 @@ struct CheckpointStore {
     /// Removes a checkpoint that cannot be used. Best effort: a leftover folder is only ever
     /// skipped again.
     func discard(_ sequence: UInt64) {
+        guard !isReadOnly else { return }
         try? FileManager.default.removeItem(at: folder(sequence))
     }
 
@@ -228,6 +232,7 @@ struct CheckpointStore {
     /// - Returns: the checkpoint's fold mark, or `nil` when the state folds nothing yet.
     @discardableResult
     func save(_ environment: Environment) throws -> FoldMark? {
+        guard !isReadOnly else { return nil }
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         removeAbandonedPartials()

@@ -94,6 +94,9 @@ extension Journal {
         guard wasOpen else { return }
         observers.close()
         defer { releaseSnapshotPin() }
+        if let scratchProjectionDirectory { try? FileManager.default.removeItem(at: scratchProjectionDirectory) }
+        // A read-only journal wrote nothing to sync, and removes no note it did not leave.
+        guard !options.isReadOnly else { return }
         try flushProjections()
     }
 

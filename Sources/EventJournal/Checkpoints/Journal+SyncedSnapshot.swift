@@ -90,7 +90,7 @@ extension Journal {
     /// Whether this store pins synced snapshots: checkpoints on and
     /// ``CheckpointPolicy/pinsSyncedSnapshots``.
     var pinsSnapshots: Bool {
-        options.checkpoints.isEnabled && options.checkpoints.pinsSyncedSnapshots
+        !options.isReadOnly && options.checkpoints.isEnabled && options.checkpoints.pinsSyncedSnapshots
     }
 
     /// Ends this process's pin, when the journal closes.

@@ -1,3 +1,4 @@
+import Foundation
 import LMDBStore
 import Logging
 import Synchronization
@@ -16,9 +17,14 @@ extension Journal {
     /// but did not fold are folded first.
     /// - Throws: ``JournalError`` for storage trouble or invalid entries
     ///   (``JournalError/Code/damaged`` once this instance met a damaged page of the
-    ///   projections: open the store again), or what `body` throws.
+    ///   projections: open the store again; ``JournalError/Code/unsupported`` when it was
+    ///   opened with ``JournalOptions/isReadOnly``), or what `body` throws.
     public func write<T>(_ body: (inout JournalWriter) throws -> T) throws -> T {
         try requireOpenAndUndamaged()
+        guard !options.isReadOnly else {
+            throw JournalError(
+                .unsupported, "the journal at \(layout.directory.path) was opened read-only: nothing is appended")
+        }
         let outcome: WriteOutcome<T>
         do {
             outcome = try appendGate.withSharedLock { try writeGrowingMaps(body) }

@@ -113,6 +113,7 @@ extension Journal {
     func checkpointStore(in directory: URL) -> CheckpointStore {
         var checkpoints = CheckpointStore(directory: directory, signature: store.signature, sealer: projectionSealer)
         checkpoints.anchor = anchor
+        checkpoints.isReadOnly = options.isReadOnly
         return checkpoints
     }
 

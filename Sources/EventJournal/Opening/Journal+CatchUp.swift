@@ -77,8 +77,10 @@ extension Journal {
     }
 
     /// Records the unsynced-projections note in its own journal transaction when it is not
-    /// there; the caller holds the projections' writer lock.
+    /// there, unless the journal is read-only; the caller holds the projections' writer lock.
     func noteUnsyncedProjections() throws {
+        // A read-only journal folds only into a scratch copy, which no later open reads.
+        guard !options.isReadOnly else { return }
         let recorded = try journalEnvironment.read { transaction in
             try transaction.withValue(meta, key: Self.unsyncedBootKey) { bytes in
                 bytes.map { $0.elementsEqual(bootIdentifier.utf8) } ?? false

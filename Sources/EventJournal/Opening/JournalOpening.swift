@@ -32,10 +32,13 @@ struct JournalOpening {
         /// Whether the projections must be emptied before the journal is folded into them.
         var needsReset: Bool
         var foldPhase: OpeningProgress.Phase
+        /// The scratch copy the projections were opened in, for a read-only open whose
+        /// projections must be folded further (decision 0024); removed when the journal closes.
+        var scratchDirectory: URL? = nil
     }
 
     /// What the journal looks like when the projections are judged.
-    private struct JournalState {
+    struct JournalState {
         var lastSequence: UInt64
         var unsyncedBoot: String?
         var repairGeneration: UInt64
@@ -55,6 +58,7 @@ struct JournalOpening {
 
     func open() throws -> Opened {
         try refuseLostJournal()
+        if options.isReadOnly { return try openReadOnly() }
         let moved = try Journal.guarded("cannot convert the store at \(layout.directory.path)") {
             try layout.moveFormatOneDataIntoJournalDirectory()
         }
@@ -163,7 +167,7 @@ struct JournalOpening {
     // MARK: - Projections
 
     /// The journal environment's parts that judging and repairing the projections read.
-    private struct JournalEnvironment {
+    struct JournalEnvironment {
         var environment: Environment
         var entries: Database
         var meta: Database
@@ -320,7 +324,7 @@ struct JournalOpening {
             sequence: horizon.firstSequence)
     }
 
-    private func journalState(_ opened: JournalEnvironment) throws -> JournalState {
+    func journalState(_ opened: JournalEnvironment) throws -> JournalState {
         try Journal.guarded("cannot read the journal") {
             try opened.environment.read { transaction in
                 JournalState(
@@ -492,7 +496,7 @@ struct JournalOpening {
 
     /// What opening says when the journal lost entries: both positions, that no file changed,
     /// and the two ways back.
-    private func lostJournalError(_ what: String, sequence: UInt64) -> JournalError {
+    func lostJournalError(_ what: String, sequence: UInt64) -> JournalError {
         JournalError(
             .journalBehind,
             "\(what): the journal lost entries (deleted, truncated or replaced by an older copy); no file was "
@@ -598,15 +602,18 @@ struct JournalOpening {
     /// ``DamageNote`` left by a process that met damage in it, or its meta pages and size
     /// (``DataFileHeader``). A failed check is read again once, since a writer in another
     /// process may have been committing while the meta pages were read.
-    private func projectionDamage() -> String? {
+    func projectionDamage() -> String? {
         if let note = DamageNote.read(in: layout.projectionDirectory) {
             return "a process reading them found a damaged page (\(note.message))"
         }
         return StoreLayout.dataFileDamage(layout.projectionDirectory.appendingPathComponent("data.mdb"))?.reason
     }
 
-    private func openStore() throws -> ProjectionStore {
+    /// The live projections; read-only (`MDB_RDONLY`) for a read-only open (decision 0024),
+    /// which still notes damage it meets, so the next command does not meet it again.
+    func openStore(readOnly: Bool = false) throws -> ProjectionStore {
         var environmentOptions = options.environment
+        environmentOptions.isReadOnly = readOnly
         // A process that meets a damaged page leaves a note, so the next open rebuilds
         // instead of crashing again (decision 0013).
         environmentOptions.notesDamage = true
@@ -625,12 +632,12 @@ struct JournalOpening {
 
     /// The seal of the projections' copies (checkpoints, migrations): the cipher of an
     /// encrypted store, checksums on a plaintext one (decision 0012).
-    private var projectionSealer: any ValueSealer {
+    var projectionSealer: any ValueSealer {
         cipher.map { $0 as any ValueSealer } ?? ValueChecksummer()
     }
 
     /// The store's checkpoints and its anchor.
-    private func checkpointStore() -> CheckpointStore {
+    func checkpointStore() -> CheckpointStore {
         var checkpoints = CheckpointStore(
             directory: layout.checkpointDirectory, signature: ProjectionStore.signature(of: projections),
             sealer: projectionSealer)
