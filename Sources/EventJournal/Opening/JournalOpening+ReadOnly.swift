@@ -146,24 +146,8 @@ extension JournalOpening {
                 sequence: mark.sequence)
         }
         guard isCurrent else { return .unusable(reason: "the projections were built by other projection versions") }
-        let checksum = try Journal.guarded("cannot read the journal") {
-            try journal.environment.read {
-                try Journal.continuableChecksum(of: mark.sequence, entries: journal.entries, meta: journal.meta, in: $0)
-            }
-        }
-        if let checksum, checksum != mark.checksum {
-            throw lostJournalError(
-                "the journal at \(layout.journalDirectory.path) (last entry \(state.lastSequence)) is another "
-                    + "history than the projections': its entry \(mark.sequence) has checksum \(checksum), the "
-                    + "projections folded one with checksum \(mark.checksum)",
-                sequence: mark.sequence)
-        }
-        guard checksum == mark.checksum else {
-            return .unusable(
-                reason: "the projections were folded from another journal (entry \(mark.sequence) differs)")
-        }
-        if FileManager.default.fileExists(atPath: layout.projectionDamageMarker.path) {
-            return .unusable(reason: "a read found a projection value that failed its check (decision 0012)")
+        if let reason = try distrust(ofMark: mark, state: state, journal: journal) {
+            return .unusable(reason: reason)
         }
         return .readable(store, mark: mark)
     }

@@ -398,6 +398,15 @@ struct JournalOpening {
     private func judgeChain(
         of store: ProjectionStore, mark: FoldMark, state: JournalState, journal opened: JournalEnvironment
     ) throws -> Verdict {
+        if let reason = try distrust(ofMark: mark, state: state, journal: opened) { return .untrusted(reason: reason) }
+        return .trusted(store)
+    }
+
+    /// Why projections folded through `mark` cannot be used as they are, or `nil` when the
+    /// journal's entry at the mark is the one they folded and no read found a damaged value;
+    /// what a writing and a read-only open both ask.
+    /// - Throws: ``JournalError/Code/lostJournal`` when the journal is another history.
+    func distrust(ofMark mark: FoldMark, state: JournalState, journal opened: JournalEnvironment) throws -> String? {
         let checksum = try Journal.guarded("cannot read the journal") {
             try opened.environment.read {
                 try Journal.continuableChecksum(of: mark.sequence, entries: opened.entries, meta: opened.meta, in: $0)
@@ -411,15 +420,14 @@ struct JournalOpening {
                 sequence: mark.sequence)
         }
         guard checksum == mark.checksum else {
-            return .untrusted(
-                reason: "the projections were folded from another journal (entry \(mark.sequence) differs)")
+            return "the projections were folded from another journal (entry \(mark.sequence) differs)"
         }
         // Judged after the journal is known to be theirs: a journal behind them is refused
         // rather than folded into a rebuild (decision 0009).
         if FileManager.default.fileExists(atPath: layout.projectionDamageMarker.path) {
-            return .untrusted(reason: "a read found a projection value that failed its check (decision 0012)")
+            return "a read found a projection value that failed its check (decision 0012)"
         }
-        return .trusted(store)
+        return nil
     }
 
     // MARK: - A journal that lost entries

@@ -74,11 +74,13 @@ package final class SoupFoldTrace: Sendable {
     func explain(_ entryId: Int64, record: JSONValue?, reason: String, serverId: String?) {
         state.withLock { state in
             guard let entry = state.entry else { return }
-            if let last = state.steps.indices.last(where: {
-                state.steps[$0].sequence == entry.sequence && state.steps[$0].entryId == entryId
-            }) {
-                state.steps[last].reason = reason
-                state.steps[last].serverId = serverId ?? state.steps[last].serverId
+            // Only the current entry's steps, at the end, can match: a record left alone must not
+            // cost a scan of every step before it.
+            for index in state.steps.indices.reversed() {
+                guard state.steps[index].sequence == entry.sequence else { break }
+                guard state.steps[index].entryId == entryId else { continue }
+                state.steps[index].reason = reason
+                state.steps[index].serverId = serverId ?? state.steps[index].serverId
                 return
             }
             state.steps.append(
