@@ -149,8 +149,8 @@ let package = Package(
         .testTarget(
             name: "ToolTests",
             dependencies: [
-                "EventJournal", "LMDBStore", "MobileSync", "SalesforceSimulator", "Soups", "Determinism",
-                "LosslessJSON", "SyncReplay", "SyncTesting",
+                "EventJournal", "LMDBStore", "MobileSync", "SalesforceAPI", "SalesforceSimulator", "Soups",
+                "Determinism", "LosslessJSON", "SyncReplay", "SyncTesting",
                 "journal-replay", "msync", "salesforce-simulator", "store-crash-worker",
             ],
             // A store written by an earlier SyncJournal, read through #filePath.

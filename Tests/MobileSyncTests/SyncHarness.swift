@@ -33,7 +33,7 @@ struct SyncHarness {
         accounts: Int = 5, recentAccounts: [Int] = [], indexes: [IndexSpec] = [IndexSpec(path: "Id", type: .string)],
         targets: SyncDownTargetRegistry = SyncDownTargetRegistry(), retryPolicy: RetryPolicy = .standard,
         simulatorClock: SalesforceSimulator.ClockMode? = nil, apexRoutes: [ApexRoute] = [],
-        _ body: (SyncHarness) async throws -> T
+        encryption: StoreKey? = nil, _ body: (SyncHarness) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory("mobilesync-e2e")
         defer { directory.remove() }
@@ -48,9 +48,11 @@ struct SyncHarness {
         let server = try await SimulatorServer.start(simulator, logger: .discarding)
         do {
             let clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000), tick: .milliseconds(1))
+            var options = JournalOptions()
+            options.encryption = encryption
             let store = try SyncStore(
                 directory: directory.appending("store"), clock: clock, idGenerator: IncrementingIDGenerator(),
-                logger: .discarding)
+                options: options, logger: .discarding)
             try store.soups.registerSoup(soup, indexSpecs: indexes)
             let client = SalesforceClient(
                 credentials: SalesforceCredentials(

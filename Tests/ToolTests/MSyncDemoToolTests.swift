@@ -14,7 +14,10 @@ import Testing
         for expected in [
             "1. Set up from userstore.json and usersyncs.json", "DONE: 1000 records in the soup",
             "dirty records: 3", "DONE: sent 3, succeeded 3, failed 0", "where LastModifiedDate >",
-            "deleted 1 ghost record(s); 999 records in the soup", "ok: ",
+            "deleted 1 ghost record(s); 999 records in the soup",
+            "Industry \"Retail\" (here), BillingCity \"Lyon\" (there)",
+            "(renamed here)\", there \"", "open conflicts: 0", "sync up DONE: sent 1;", "\"Industry\":\"Retail\"",
+            "ok: ",
         ] {
             #expect(output.contains(expected), "missing: \(expected)")
         }

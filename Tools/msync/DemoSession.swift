@@ -83,7 +83,9 @@ struct DemoSession {
         let removed = try await manager.cleanResyncGhosts(name: "accounts")
         say("   deleted \(removed) ghost record(s); \(try count(store)) records in the soup")
 
-        step(8, "Verify: every projection equals a rebuild from the journal")
+        try await mergeAndConflict(store, manager)
+
+        step(9, "Verify: every projection equals a rebuild from the journal")
         let report = try store.journal.verify()
         say("   \(report.isConsistent ? "ok" : "DIVERGED"): \(report.lastSequence) entries verified")
         guard report.isConsistent else { throw UsageFailure("the demo journal did not verify") }
@@ -96,6 +98,52 @@ struct DemoSession {
         say("   swift run journal-replay state \(path) --soup accounts")
         say("   swift run journal-replay blame \(path) accounts \(serverId)")
         say("   swift run journal-replay verify \(path)")
+    }
+
+    /// Step 8: two users edit two records; MERGE_FIELDS keeps both edits of one and lists the
+    /// one true conflict, which the app resolves; the sync up sends only the app's own field.
+    private func mergeAndConflict(_ store: SyncStore, _ manager: SyncManager) async throws {
+        step(8, "Two users, one record: MERGE_FIELDS merges field by field and lists true conflicts")
+        let query = "SELECT Id, Name, Industry, BillingCity, LastModifiedDate FROM Account"
+        try await manager.createSyncDown(
+            target: try SyncDownTargetDescriptor(.soql(query: query)), options: SyncOptions(mergeMode: .mergeFields),
+            soupName: Self.soup, name: "accountsMerge")
+        _ = try await run("accountsMerge", manager)
+        let pair = try store.soups.query(QuerySpec.all(Self.soup, orderPath: "Name", pageSize: 8)).suffix(2)
+        guard let merged = pair.first, let conflicted = pair.last, let mergedId = merged["Id"]?.string,
+            let conflictedId = conflicted["Id"]?.string, let name = conflicted["Name"]?.string
+        else { throw UsageFailure("the demo org has too few accounts") }
+        try store.soups.updateLocally(Self.soup, entryId: Self.entryId(merged), changes: ["Industry": "Retail"])
+        try store.soups.updateLocally(
+            Self.soup, entryId: Self.entryId(conflicted), changes: ["Name": .string(name + " (renamed here)")])
+        try simulator.write(type: "Account", id: mergedId, fields: ["BillingCity": "Lyon"])
+        try simulator.write(type: "Account", id: conflictedId, fields: ["Name": .string(name + " (renamed there)")])
+        say("   here: \(mergedId) Industry = Retail, \(conflictedId) renamed; there: BillingCity = Lyon, renamed too")
+        _ = try await run("accountsMerge", manager)
+        let after = try store.soups.retrieve(Self.soup, ids: [Self.entryId(merged)]).first
+        say(
+            "   merged \(mergedId): Industry \(after?["Industry"]?.serializedString ?? "?") (here), "
+                + "BillingCity \(after?["BillingCity"]?.serializedString ?? "?") (there)")
+        for conflict in try store.conflicts(soup: Self.soup) {
+            for field in conflict.fields {
+                say(
+                    "   conflict \(conflict.id ?? "?") \(field.path): base \(field.base?.serializedString ?? "-"), "
+                        + "here \(field.local?.serializedString ?? "-"), there \(field.server?.serializedString ?? "-")"
+                )
+            }
+        }
+        try store.resolveConflict(soup: Self.soup, entryId: Self.entryId(conflicted), .take(.server))
+        say("   resolved: \(conflictedId) takes the other user's name; open conflicts: \(try store.conflicts().count)")
+        let before = simulator.requestLog().count
+        try await manager.createSyncUp(
+            options: SyncOptions(mergeMode: .mergeFields, fieldlist: ["Name", "Industry", "BillingCity"]),
+            soupName: Self.soup, name: "accountsMergeUp")
+        let up = try await run("accountsMergeUp", manager)
+        let bodies = simulator.requestLog().dropFirst(before).filter { $0["method"]?.string == "PATCH" }
+            .compactMap { $0["body"]?.string }
+        say(
+            "   sync up \(up.status.rawValue): sent \(up.syncUpSummary?.sent ?? 0); PATCH \(bodies.joined(separator: " "))"
+        )
     }
 
     /// Runs the named sync with a progress display and returns its final state.

@@ -14,7 +14,7 @@ struct MSync: AsyncParsableCommand {
             Update.self, Delete.self, Upsert.self, Get.self, Query.self, SmartQuery.self, Dirty.self, Setup.self,
             SyncDown.self,
             SyncUp.self, Resync.self, CleanGhosts.self, Status.self, DeleteSync.self, Compact.self, RotateKey.self,
-            GenerateKey.self, Demo.self, Inspect.self, ImportSmartStore.self,
+            GenerateKey.self, Demo.self, Inspect.self, ImportSmartStore.self, Conflicts.self, Resolve.self,
         ])
 
     @OptionGroup var global: GlobalOptions

@@ -11,6 +11,9 @@ enum FoldDecision: CustomStringConvertible {
     case fetchedOverLocalChange(syncId: Int64)
     /// A fetched record not written because the local record has changes: LEAVE_IF_CHANGED.
     case keptLocalChange(syncId: Int64)
+    /// A fetched record merged field by field into a record with local changes: MERGE_FIELDS;
+    /// `conflicts` fields changed on both sides to different values.
+    case mergedFields(syncId: Int64, conflicts: Int)
     /// A record only the reSync's window brought, which the soup already holds (``RefetchRule``).
     case fetchedAgainUnchanged(syncId: Int64)
 
@@ -59,6 +62,10 @@ enum FoldDecision: CustomStringConvertible {
         case .fetched(let syncId): "fetched by sync \(syncId)"
         case .fetchedOverLocalChange(let syncId): "fetched by sync \(syncId), overwrote the local change"
         case .keptLocalChange(let syncId): "fetched by sync \(syncId), kept the local change"
+        case .mergedFields(let syncId, let conflicts):
+            conflicts == 0
+                ? "fetched by sync \(syncId), merged with the local change"
+                : "fetched by sync \(syncId), merged with the local change; \(conflicts) in conflict"
         case .fetchedAgainUnchanged(let syncId): "fetched again unchanged by sync \(syncId), left as it was"
         case .ghost(let syncId): "removed as a ghost of sync \(syncId)"
         case .unownedGhost(let syncId):

@@ -31,7 +31,8 @@ package struct ServerPageRule: SoupFoldRule {
     /// `_soupEntryId`; when several local records share the value the lowest `_soupEntryId`
     /// wins, so the fold stays deterministic. Under LEAVE_IF_CHANGED a record whose match is
     /// dirty *now*, when the entry is applied, is skipped: an edit made while the sync ran is
-    /// never overwritten; under OVERWRITE it is overwritten, as in Mobile SDK. A record that only
+    /// never overwritten; under OVERWRITE it is overwritten, as in Mobile SDK; under MERGE_FIELDS it
+    /// is merged field by field (``FetchedRecordWriter/mergeFields(_:into:syncId:entry:idValue:)``). A record that only
     /// the reSync's window brought is left alone under either mode (``RefetchRule``). Written
     /// records carry `__sync_id__`, clean flags, and the entry's time as `_soupLastModifiedDate`.
     ///
@@ -181,7 +182,13 @@ package struct ServerPageRule: SoupFoldRule {
                 try writer.explain(match, .keptLocalChange(syncId: page.syncId), idValue: idValue)
                 continue
             }
-            let overwrites = try writer.overwritesLocalChange(match)
+            if page.mergeMode == .mergeFields, let match, try writer.isInDirtySet(match),
+                try writer.mergeFields(
+                    try whole?() ?? record, into: match, syncId: page.syncId, entry: entry, idValue: idValue)
+            {
+                continue
+            }
+            let overwrites = try page.mergeMode != .mergeFields && writer.overwritesLocalChange(match)
             var splicedBytes: ((Int64) -> [UInt8])?
             if let splice = splices?[position], let addedMembers {
                 splicedBytes = { splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: $0)[...]) }

@@ -3,11 +3,12 @@ package import Soups
 
 /// MobileSync's folds of its entries into the soups, which every soup projection of a sync store
 /// is made with (`SoupProjection(rules:)`): fetched pages, ghost cleanings, upload intents and
-/// outcomes.
+/// outcomes, conflict resolutions, and which soups keep bases.
 package enum SyncFoldRules {
-    /// One rule of each kind: ``ServerPageRule``, ``GhostCleaningRule``, ``UploadRule``.
+    /// One rule of each kind: ``ServerPageRule``, ``GhostCleaningRule``, ``UploadRule``,
+    /// ``ConflictResolutionRule``, ``BaseKeepingRule``.
     package static func make() -> [any SoupFoldRule] {
-        [ServerPageRule(), GhostCleaningRule(), UploadRule()]
+        [ServerPageRule(), GhostCleaningRule(), UploadRule(), ConflictResolutionRule(), BaseKeepingRule()]
     }
 
     /// The page rule of the soup projection `journal` was opened with.

@@ -36,7 +36,8 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         private enum Value: String, Hashable, Sendable {
             case malformedJSON, malformedTarget, malformedOptions, malformedState, malformedQuery, malformedConfig,
                 malformedEntry, duplicateName, invalidName, syncNotFound, syncRunning, managerStopped, wrongType,
-                unknownTarget, notConnected, invalidRecords, leaseUnavailable, incompleteRemoteIds, fetchFailed
+                unknownTarget, notConnected, invalidRecords, leaseUnavailable, incompleteRemoteIds, fetchFailed,
+                unsupportedMergeMode, noConflict
         }
 
         private let value: Value
@@ -82,6 +83,12 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         public static let incompleteRemoteIds = Code(value: .incompleteRemoteIds)
         /// A layout or metadata fetch needed the server, its sync failed, and nothing was cached.
         public static let fetchFailed = Code(value: .fetchFailed)
+
+        /// The sync's target does not support its merge mode (MERGE_FIELDS on a parent/children
+        /// or briefcase target).
+        public static let unsupportedMergeMode = Code(value: .unsupportedMergeMode)
+        /// A conflict to resolve is not open: no record, or a record without a conflict.
+        public static let noConflict = Code(value: .noConflict)
 
         /// The code's name, such as `malformedQuery`.
         public var description: String {

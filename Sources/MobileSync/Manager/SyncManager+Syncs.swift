@@ -39,6 +39,7 @@ extension SyncManager {
 
     /// Creates syncs in one write transaction: all of them, or none when one is refused.
     func createSyncs(_ syncs: [NewSync]) throws -> [SyncState] {
+        for sync in syncs { try Self.checkMergeMode(of: sync) }
         for soupName in Set(syncs.flatMap(Self.soupsWritten)).sorted() where !(try store.soups.hasSoup(soupName)) {
             throw SoupError(.unknownSoup, "no soup named '\(soupName)': a sync needs its soup registered first")
         }
@@ -56,6 +57,29 @@ extension SyncManager {
                 try writer.append(state.createdEntryDraft)
                 return state
             }
+        }
+    }
+
+    /// Refuses MERGE_FIELDS on the targets that do not merge field by field: parent/children
+    /// (a record and its children are one upload) and briefcase (several soups per sync), as
+    /// docs/conflicts.md says.
+    static func checkMergeMode(of sync: NewSync) throws(SyncError) {
+        guard sync.options.mergeMode == .mergeFields else { return }
+        let refused: String? =
+            switch sync.target {
+            case .syncDown(let target):
+                switch target.kind {
+                case .parentChildren: "parent/children"
+                case .briefcase: "briefcase"
+                default: nil
+                }
+            case .syncUp(let target):
+                if case .parentChildren = target.kind { "parent/children" } else { nil }
+            }
+        if let refused {
+            throw SyncError(
+                .unsupportedMergeMode,
+                "MERGE_FIELDS is not supported by \(refused) targets: use OVERWRITE or LEAVE_IF_CHANGED")
         }
     }
 

@@ -16,6 +16,9 @@ extension JournalEntry.Kind {
     /// A sync up request was answered (MobileSync's `SyncUpUpload.outcomeDraft(_:)`); the soup
     /// projection applies it.
     public static let syncUpOutcome: Self = "sync.up.outcome"
+    /// A MERGE_FIELDS conflict was resolved: the record as resolved and what stays in conflict
+    /// (MobileSync's `ConflictResolutionRule`).
+    public static let syncConflictResolved: Self = "sync.conflict.resolved"
 }
 
 /// The header fields of the sync entries and the values they take, shared by the engine that

@@ -99,6 +99,19 @@ package struct SyncUpRunner: Sendable {
             summary.skippedByLeaveIfChanged.append(contentsOf: older.sorted())
             toSend = batch.filter { !older.contains(Self.entryId($0)) }
         }
+        var notes: [Int64: DirtyNote] = [:]
+        var inConflict: Set<Int64> = []
+        if options.mergeMode == .mergeFields {
+            let dirty = try store.soups.dirtyNotes(soupName)
+            notes = Dictionary(dirty.map { ($0.entryId, $0.note) }) { $1 }
+            inConflict = Set(
+                dirty.filter {
+                    RecordConflict.open($0.note, record: $0.record, soup: soupName, entryId: $0.entryId) != nil
+                }.map(\.entryId))
+            let held = try await heldForMerge(batch, inConflict: inConflict)
+            summary.skippedForMerge.append(contentsOf: held.sorted())
+            toSend = batch.filter { !held.contains(Self.entryId($0)) }
+        }
         guard !toSend.isEmpty else { return [] }
         let upload = SyncUpUpload(
             syncId: syncId, soupName: soupName, requestId: "\(syncId)-\(request)", idFieldName: target.idFieldName,
@@ -109,7 +122,10 @@ package struct SyncUpRunner: Sendable {
                     externalId: SyncUpFields.externalId(of: record, target: target)?.value)
             }, externalIdFieldName: target.externalIdFieldName)
         try store.journal.append(upload.intentDraft)
-        let outcomes = try await target.syncUp(toSend, fieldlist: options.fieldlist)
+        let sent = toSend.map { record in
+            notes[Self.entryId(record)]?.base?.object.map { changedFields(of: record, since: $0) } ?? record
+        }
+        let outcomes = try await target.syncUp(sent, fieldlist: options.fieldlist)
         try store.journal.append(upload.outcomeDraft(outcomes))
         var notFound: Set<Int64> = []
         for (record, outcome) in zip(toSend, outcomes) {
@@ -126,6 +142,55 @@ package struct SyncUpRunner: Sendable {
             }
         }
         return notFound
+    }
+
+    /// The records of `batch` MERGE_FIELDS does not send now: those with an open conflict,
+    /// and updates whose server copy is newer than theirs (the check LEAVE_IF_CHANGED makes),
+    /// which a MERGE_FIELDS sync down merges first.
+    private func heldForMerge(_ batch: [JSONValue], inConflict: Set<Int64>) async throws -> Set<Int64> {
+        var held = Set(batch.map(Self.entryId).filter(inConflict.contains))
+        let checked = batch.filter { SyncUpAction(record: $0) == .update && !held.contains(Self.entryId($0)) }
+        let newer = try await target.areNewerThanServer(checked)
+        let stale = zip(checked, newer).filter { !$0.1 }.map(\.0)
+        let gone = try await deletedOnServer(stale)
+        held.formUnion(stale.map(Self.entryId).filter { !gone.contains($0) })
+        return held
+    }
+
+    /// The records of `records` the server no longer has: MERGE_FIELDS sends their updates
+    /// anyway, so that the server's "not found" makes each a record-level conflict rather than
+    /// an edit held for a merge that can never come. Empty without a connection.
+    private func deletedOnServer(_ records: [JSONValue]) async throws -> Set<Int64> {
+        guard let client else { return [] }
+        var gone: Set<Int64> = []
+        let byType = Dictionary(grouping: records) { SyncUpFields.objectType(of: $0) ?? "" }
+        for (type, typed) in byType.sorted(by: { $0.key < $1.key }) where !type.isEmpty {
+            let withIds = typed.compactMap { record in record[target.idFieldName]?.string.map { (record, $0) } }
+            for start in stride(from: 0, to: withIds.count, by: SalesforceLimits.collectionRetrieveIDCountMax) {
+                let slice = withIds[start..<min(start + SalesforceLimits.collectionRetrieveIDCountMax, withIds.count)]
+                let copies = try await client.collectionRetrieve(
+                    type: type, ids: slice.map(\.1), fields: [target.idFieldName])
+                for ((record, _), copy) in zip(slice, copies) where copy.isNull {
+                    gone.insert(Self.entryId(record))
+                }
+            }
+        }
+        return gone
+    }
+
+    /// An update as MERGE_FIELDS sends it: without the fields whose values equal its base's, so
+    /// that a server change to a field the app did not touch survives. The id, the modification
+    /// date, `attributes`, the external id and bookkeeping members stay.
+    private func changedFields(of record: JSONValue, since base: [String: JSONValue]) -> JSONValue {
+        guard SyncUpAction(record: record) == .update, case .object(var fields) = record else { return record }
+        let kept: Set<String> = [
+            target.idFieldName, target.modificationDateFieldName, "attributes", target.externalIdFieldName ?? "",
+        ]
+        for (name, value) in fields where !FieldMerge.isBookkeeping(name) && !kept.contains(name) && base[name] == value
+        {
+            fields[name] = nil
+        }
+        return .object(fields)
     }
 
     /// Closes the uploads a crash left open; returns the highest request number used so far.

@@ -22,6 +22,10 @@ public struct SyncUpSummary: Hashable, Sendable {
     public var failed: [Failure] = []
     /// `_soupEntryId`s left untouched because LEAVE_IF_CHANGED found a newer server copy.
     public var skippedByLeaveIfChanged: [Int64] = []
+    /// `_soupEntryId`s MERGE_FIELDS left dirty and unsent: records with an open conflict, and
+    /// records whose server copy changed since their base, which the next MERGE_FIELDS sync down
+    /// merges (docs/conflicts.md).
+    public var skippedForMerge: [Int64] = []
     /// `_soupEntryId`s of creates that were sent again after a crash lost their answer, with no
     /// external id or marker to check: the server may hold two copies.
     public var possibleDuplicates: [Int64] = []
@@ -47,6 +51,7 @@ public struct SyncUpSummary: Hashable, Sendable {
                     message: try failure.optionalString("message") ?? ""))
         }
         skippedByLeaveIfChanged = Self.ids(fields, "skippedByLeaveIfChanged")
+        skippedForMerge = Self.ids(fields, "skippedForMerge")
         possibleDuplicates = Self.ids(fields, "possibleDuplicates")
         recovered = Self.ids(fields, "recovered")
     }
@@ -57,7 +62,7 @@ public struct SyncUpSummary: Hashable, Sendable {
 
     /// The summary as JSON, the `syncUpSummary` member of a sync up's state.
     public var json: JSONValue {
-        [
+        var members: [String: JSONValue] = [
             "sent": .number(JSONNumber(Int64(sent))), "succeeded": .number(JSONNumber(Int64(succeeded))),
             "failed": .array(
                 failed.map { failure in
@@ -71,5 +76,10 @@ public struct SyncUpSummary: Hashable, Sendable {
             "possibleDuplicates": .array(possibleDuplicates.map { .number(JSONNumber($0)) }),
             "recovered": .array(recovered.map { .number(JSONNumber($0)) }),
         ]
+        // Only MERGE_FIELDS fills it: the summaries of Mobile SDK's modes keep their shape.
+        if !skippedForMerge.isEmpty {
+            members["skippedForMerge"] = .array(skippedForMerge.map { .number(JSONNumber($0)) })
+        }
+        return .object(members)
     }
 }

@@ -59,7 +59,7 @@ extension UploadRule {
                 try state.removeRecord(children.soup.soupId, entryId)
                 effect = .deletedWithParent
             case .notFound:
-                guard header.mergeMode != .leaveIfChanged else { continue }
+                guard header.mergeMode == .overwrite else { continue }
                 effect = .createdAgainWithParent
                 fields[LocalFlags.local] = true
                 if isMasterDetail {

@@ -101,6 +101,11 @@ package struct UploadRule: SoupFoldRule {
             let unchanged = outcome.version == fields[SoupStore.lastModifiedDateField]
             let stores = try apply(
                 outcome, to: &fields, idField: idField, soup, header: header, unchanged: unchanged, state)
+            if outcome.kind == .notFound, header.mergeMode == .mergeFields, LocalFlags.isDirty(record) {
+                try Self.noteDeletedOnServer(
+                    fields, entryId: outcome.entryId, idField: idField, soup, syncId: header.syncId, entry: entry, state
+                )
+            }
             if stores {
                 fields[SoupStore.lastModifiedDateField] = .number(JSONNumber(entry.timestamp.millisecondsSinceEpoch))
                 try state.storeRecord(.object(fields), entryId: outcome.entryId, in: soup)
@@ -140,8 +145,9 @@ package struct UploadRule: SoupFoldRule {
             try state.removeRecord(soup.soupId, outcome.entryId)
             return false
         case .notFound:
-            // OVERWRITE sends the record again as a create; LEAVE_IF_CHANGED leaves it.
-            guard mergeMode != .leaveIfChanged else { return false }
+            // OVERWRITE sends the record again as a create; LEAVE_IF_CHANGED leaves it;
+            // MERGE_FIELDS leaves it with a conflict (`noteDeletedOnServer`).
+            guard mergeMode == .overwrite else { return false }
             fields[LocalFlags.local] = true
             fields[LocalFlags.locallyCreated] = true
         case .failed:
@@ -150,6 +156,23 @@ package struct UploadRule: SoupFoldRule {
             return false
         }
         return true
+    }
+
+    /// Records a record-level conflict on a dirty record whose update the server answered
+    /// "not found" under MERGE_FIELDS: changed locally, deleted on the server. The fields listed
+    /// are those changed locally since the base.
+    private static func noteDeletedOnServer(
+        _ fields: [String: JSONValue], entryId: Int64, idField: String, _ soup: SoupCatalogEntry, syncId: Int64,
+        entry: JournalEntry, _ state: SoupState
+    ) throws {
+        let base = try state.dirtyNote(soup.soupId, entryId)?.base?.object
+        let changed = FieldMerge.changedFields(of: fields, from: base ?? [:]).sorted()
+        let conflict = RecordConflict(
+            soup: soup.name, entryId: entryId, id: fields[idField]?.string, kind: .deletedOnServer,
+            fields: changed.map { RecordConflict.Field(path: $0, base: base?[$0], local: fields[$0], server: nil) },
+            syncId: syncId, entrySequence: entry.sequence)
+        try state.putDirtyNote(
+            DirtyNote(base: base.map(JSONValue.object), conflict: conflict.noteJSON), entryId, in: soup.soupId)
     }
 
     /// What an outcome did to its record, for a traced fold; `nil` for a skipped record.
@@ -162,7 +185,7 @@ package struct UploadRule: SoupFoldRule {
             return .created(serverId: outcome.serverId ?? "", adopted: outcome.serverFields != nil, syncId: syncId)
         case .updated: return unchanged ? .updated(syncId: syncId) : .uploadedThenChanged(syncId: syncId)
         case .deleted: return .deleted(syncId: syncId)
-        case .notFound: return .notFound(syncId: syncId, createdAgain: header.mergeMode != .leaveIfChanged)
+        case .notFound: return .notFound(syncId: syncId, createdAgain: header.mergeMode == .overwrite)
         case .failed: return .refused(error: outcome.error.map { $0.string ?? $0.serializedString } ?? "")
         case .skipped: return nil
         }

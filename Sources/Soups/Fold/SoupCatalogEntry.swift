@@ -10,6 +10,10 @@ package struct SoupCatalogEntry: Hashable, Sendable {
     /// collide with a new soup of the same name.
     package var soupId: UInt32
     var indexes: [CatalogIndex]
+    /// Whether a put that makes a record dirty keeps the record it replaces as its base
+    /// (`DirtyNote`): set once a MERGE_FIELDS sync writes the soup (decision 0326), so a store
+    /// that never merges pays nothing and keeps the bytes it always had.
+    package var keepsBases = false
     var nextIndexId: UInt16
 
     struct CatalogIndex: Hashable, Sendable {
@@ -56,7 +60,7 @@ package struct SoupCatalogEntry: Hashable, Sendable {
     }
 
     var json: JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "soup": .string(name),
             "soupId": .number(JSONNumber(Int64(soupId))),
             "nextIndexId": .number(JSONNumber(Int64(nextIndexId))),
@@ -67,7 +71,9 @@ package struct SoupCatalogEntry: Hashable, Sendable {
                         "id": .number(JSONNumber(Int64($0.id))),
                     ])
                 }),
-        ])
+        ]
+        if keepsBases { members["keepsBases"] = true }
+        return .object(members)
     }
 
     init(name: String, soupId: UInt32, indexes: [CatalogIndex], nextIndexId: UInt16) {
@@ -91,6 +97,7 @@ package struct SoupCatalogEntry: Hashable, Sendable {
             indexes.append(CatalogIndex(spec: IndexSpec(path: path, type: type), id: id))
         }
         self.init(name: name, soupId: soupId, indexes: indexes, nextIndexId: nextIndexId)
+        keepsBases = json["keepsBases"] == .bool(true)
     }
 
     /// The catalog entry after altering the indexes to `specs`: pairs kept keep their id.
@@ -101,6 +108,8 @@ package struct SoupCatalogEntry: Hashable, Sendable {
             defer { next &+= 1 }
             return CatalogIndex(spec: spec, id: next)
         }
-        return SoupCatalogEntry(name: name, soupId: soupId, indexes: indexes, nextIndexId: next)
+        var altered = SoupCatalogEntry(name: name, soupId: soupId, indexes: indexes, nextIndexId: next)
+        altered.keepsBases = keepsBases
+        return altered
     }
 }

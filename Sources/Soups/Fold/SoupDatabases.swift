@@ -11,7 +11,7 @@ import LMDBStore
 /// | `soups.index` | soupId (4) · indexId (2) · encoded value · entryId (8) | empty |
 /// | `soups.fulltext` | soupId (4) · indexId (2) · token · `00` · entryId (8) | empty |
 /// | `soups.keys` | soupId (4) · entryId (8) | the record's index and token keys |
-/// | `soups.dirty` | soupId (4) · entryId (8) | empty |
+/// | `soups.dirty` | soupId (4) · entryId (8) | the record's `DirtyNote`: its base and open conflict, or empty |
 /// | `soups.uploading` | soupId (4) · entryId (8) | a fold rule's note on the record (`SoupState.putRecordNote`) |
 ///
 /// Numbers are big-endian so that byte order is numeric order.

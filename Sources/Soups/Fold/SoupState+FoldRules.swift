@@ -81,6 +81,22 @@ extension SoupState {
         return records
     }
 
+    /// Makes `soup` keep, from now on, the base of every record a put makes dirty
+    /// (``DirtyNote``); records dirty already have none.
+    package func keepBases(in soup: SoupCatalogEntry) throws {
+        guard !soup.keepsBases else { return }
+        var kept = soup
+        kept.keepsBases = true
+        try putCatalogEntry(kept)
+    }
+
+    /// Replaces the note the dirty set keeps with the dirty record `entryId` (its base and
+    /// open conflict); a rule that merges a server copy into a local change moves the base.
+    /// - Precondition: the record is dirty (``isInDirtySet(_:_:)``).
+    package func putDirtyNote(_ note: DirtyNote, _ entryId: Int64, in soupId: UInt32) throws {
+        try transaction.put(databases.dirty, key: SoupDatabases.recordKey(soupId, entryId), value: note.encoded)
+    }
+
     // MARK: - History
 
     /// Whether the fold reports what it does to the records of `soup` (``SoupFoldTrace``): a

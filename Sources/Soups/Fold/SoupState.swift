@@ -76,6 +76,23 @@ package struct SoupState {
         try transaction.withValue(databases.dirty, key: SoupDatabases.recordKey(soupId, entryId)) { $0 != nil }
     }
 
+    /// What the dirty set keeps with the record (``DirtyNote``), or `nil` when it is clean.
+    package func dirtyNote(_ soupId: UInt32, _ entryId: Int64) throws -> DirtyNote? {
+        try transaction.get(databases.dirty, key: SoupDatabases.recordKey(soupId, entryId)).map(DirtyNote.init)
+    }
+
+    /// The dirty records of a soup that have a note with a base or a conflict, by `_soupEntryId`.
+    package func dirtyNotes(in soupId: UInt32) throws -> [(entryId: Int64, note: DirtyNote)] {
+        var notes: [(entryId: Int64, note: DirtyNote)] = []
+        try transaction.withCursor(databases.dirty) { cursor in
+            try cursor.forEach(in: .prefix(SoupDatabases.soupPrefix(soupId))) { key, bytes in
+                if !bytes.isEmpty { notes.append((SoupDatabases.entryId(ofKey: key), try DirtyNote(decoding: bytes))) }
+                return true
+            }
+        }
+        return notes
+    }
+
     /// Visits the records of a soup in `_soupEntryId` order until `body` returns `false`.
     package func forEachRecord(_ soupId: UInt32, _ body: (Int64, JSONValue) throws -> Bool) throws {
         try transaction.withCursor(databases.records) { cursor in
@@ -137,6 +154,18 @@ package struct SoupState {
         let modified = lastModifiedDate ?? Self.lastModifiedDate(of: record)
         // Before the record is written: a list without a creation date takes the old record's.
         if replacing { try replaceIndexEntries(with: entries, recordKey: recordKey, modified: modified) }
+        let isDirty = LocalFlags.isDirty(record)
+        // In a soup that keeps bases, a record becoming dirty keeps the copy it had, its base
+        // (`DirtyNote`); one already dirty keeps the note it has.
+        let note: [UInt8]? =
+            if try !isDirty || (replacing && isInDirtySet(soup.soupId, entryId)) {
+                nil
+            } else if replacing, soup.keepsBases {
+                try transaction.get(databases.records, key: recordKey).map(DirtyNote.encoded(baseBytes:)) ?? []
+            } else {
+                // Without bases, the value of every key stays empty, as it always was.
+                []
+            }
         // Appending skips the search and, above all, fills pages instead of splitting them in halves.
         let options: PutOptions = placement == .last ? .append : []
         try transaction.put(databases.records, key: recordKey, value: bytes ?? record.serialized(), options: options)
@@ -144,9 +173,9 @@ package struct SoupState {
             entries.createdDate = modified
             try writeIndexEntries(entries, soup, entryId, options: options)
         }
-        if LocalFlags.isDirty(record) {
-            try transaction.put(databases.dirty, key: recordKey, value: [])
-        } else if replacing {
+        if let note {
+            try transaction.put(databases.dirty, key: recordKey, value: note)
+        } else if !isDirty, replacing {
             _ = try transaction.delete(databases.dirty, key: recordKey)
         }
         if let trace, trace.soupName == soup.name {

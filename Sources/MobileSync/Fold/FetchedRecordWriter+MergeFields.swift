@@ -1,0 +1,61 @@
+import Determinism
+import EventJournal
+import LosslessJSON
+import Soups
+
+extension FetchedRecordWriter {
+    /// Merges a fetched server copy into the dirty local record `match` under MERGE_FIELDS
+    /// (``FieldMerge``), and moves the record's base to the server copy.
+    ///
+    /// A field both sides changed to different values keeps the local value and joins the
+    /// record's conflict (``RecordConflict``); a field of an earlier conflict stays in it until
+    /// both sides agree. A record deleted locally that the server changed is a record-level
+    /// conflict and stays deleted until it is resolved.
+    ///
+    /// - Returns: `false` when no local change and no conflict remains: the caller stores the
+    ///   server copy as a clean record, as for any fetched record; `true` when the record stays
+    ///   dirty, written here.
+    func mergeFields(
+        _ server: JSONValue, into match: Int64, syncId: Int64, entry: JournalEntry, idValue: JSONValue?
+    ) throws -> Bool {
+        guard case .object(let serverFields) = server, case .object(var local)? = try state.record(soup.soupId, match)
+        else { return false }
+        let note = try state.dirtyNote(soup.soupId, match) ?? DirtyNote()
+        let base = note.base?.object
+        let previous = note.conflict.flatMap { RecordConflict(note: $0, soup: soup.name, entryId: match) }
+        var conflict = RecordConflict(
+            soup: soup.name, entryId: match, id: idValue?.string, kind: .fields, fields: [], syncId: syncId,
+            entrySequence: entry.sequence)
+        let newBase: [String: JSONValue]
+        if local[LocalFlags.locallyDeleted] == .bool(true) {
+            newBase = (base ?? [:]).merging(serverFields) { $1 }
+            guard FieldMerge.serverChanged(serverFields, from: base) || previous != nil else {
+                try explain(match, .keptLocalChange(syncId: syncId), idValue: idValue)
+                return true
+            }
+            conflict.kind = .deletedLocally
+            conflict.fields = serverFields.keys.sorted().compactMap { name in
+                guard !FieldMerge.isBookkeeping(name), base?[name] != serverFields[name] else { return nil }
+                return RecordConflict.Field(
+                    path: name, base: base?[name], local: local[name], server: serverFields[name])
+            }
+        } else {
+            let merge = FieldMerge(base: base, local: local, server: serverFields)
+            newBase = merge.base
+            var fields = Dictionary(
+                (previous?.carried(local: merge.merged, server: serverFields).fields ?? []).map { ($0.path, $0) }
+            ) { $1 }
+            for field in merge.conflicts { fields[field.path] = field }
+            guard !fields.isEmpty || merge.hasLocalChanges else { return false }
+            conflict.fields = fields.values.sorted { $0.path < $1.path }
+            if conflict.fields.isEmpty, let previous, previous.kind != .fields { conflict = previous }
+            local = merge.merged
+            local[SoupStore.lastModifiedDateField] = .number(JSONNumber(entry.timestamp.millisecondsSinceEpoch))
+            try state.storeRecord(.object(local), entryId: match, in: soup)
+        }
+        let kept = conflict.fields.isEmpty && conflict.kind == .fields ? nil : conflict
+        try state.putDirtyNote(DirtyNote(base: .object(newBase), conflict: kept?.noteJSON), match, in: soup.soupId)
+        try explain(match, .mergedFields(syncId: syncId, conflicts: kept?.fields.count ?? 0), idValue: idValue)
+        return true
+    }
+}
