@@ -97,10 +97,8 @@ import Testing
         let fixture = try JournalFixture("encrypted-recover-rotated")
         defer { fixture.directory.remove() }
         let store = fixture.directory.appending("store")
-        let journal = try fixture.open(options: Self.options(Self.key))
-        try journal.append((1...12).map { note("entry \($0)", $0) })
-        try journal.close()
-        try Journal.rotateKey(directory: store, from: Self.key, to: Self.otherKey, options: Self.options(Self.key))
+        try EncryptionTests.fill(fixture, key: Self.key, count: 12)
+        try Journal.rotateKey(directory: store, from: Self.key, to: Self.otherKey)
         try FileManager.default.removeItem(at: store.appendingPathComponent("journal/data.mdb"))
         let before = try Self.snapshot(store)
         let old = try #require(throws: JournalError.self) { try Self.recover(store, fixture: fixture, key: Self.key) }
