@@ -11,29 +11,38 @@ import Testing
 
 /// Issue 29: a store whose journal was deleted keeps its data through `recoverJournal`: the
 /// same soups, dirty records, pending uploads and sync states, and the next sync up sends the
-/// server exactly what the undamaged store sends.
+/// server exactly what the undamaged store sends. Issue 49: so does an encrypted store, with
+/// its key (decision 0026).
 @Suite struct JournalRecoveryEndToEndTests {
     /// One store and its own simulator, both built the same way every time.
     struct Twin {
         let directory: URL
         let simulator: SalesforceSimulator
         let server: SimulatorServer
+        /// The store's key; `nil` for a plaintext store.
+        let key: StoreKey?
         let clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000), tick: .milliseconds(1))
 
-        static func make(in root: TemporaryDirectory, _ name: String) async throws -> Twin {
+        static func make(in root: TemporaryDirectory, _ name: String, key: StoreKey?) async throws -> Twin {
             let simulator = try SalesforceSimulator(
                 configuration: SalesforceSimulator.Configuration(
                     data: SyncHarness.data(accounts: 3, recent: []), seed: 42,
                     clock: .logical(start: SalesforceSimulator.Configuration.logicalStartDefault)),
                 sleepClock: ImmediateClock(), logger: .discarding)
             let server = try await SimulatorServer.start(simulator, logger: .discarding)
-            return Twin(directory: root.appending(name), simulator: simulator, server: server)
+            return Twin(directory: root.appending(name), simulator: simulator, server: server, key: key)
+        }
+
+        var options: JournalOptions {
+            var options = JournalOptions()
+            options.encryption = key
+            return options
         }
 
         func open() throws -> SyncStore {
             try SyncStore(
                 directory: directory, clock: clock, idGenerator: IncrementingIDGenerator(first: 1_000),
-                logger: .discarding)
+                options: options, logger: .discarding)
         }
 
         func manager(_ store: SyncStore) throws -> SyncManager {
@@ -98,11 +107,17 @@ import Testing
         }
     }
 
-    @Test func afterTheJournalIsDeletedRecoveryKeepsEveryRecordFlagUploadAndSyncAndSyncsUpTheSame() async throws {
+    static let key = try! StoreKey(bytes: [UInt8](repeating: 0x29, count: StoreKey.byteCount))
+
+    @Test(arguments: [false, true])
+    func afterTheJournalIsDeletedRecoveryKeepsEveryRecordFlagUploadAndSyncAndSyncsUpTheSame(
+        encrypted: Bool
+    ) async throws {
         let root = try TemporaryDirectory("journal-recovery-e2e")
         defer { root.remove() }
-        let intact = try await Twin.make(in: root, "intact")
-        let damaged = try await Twin.make(in: root, "damaged")
+        let key = encrypted ? Self.key : nil
+        let intact = try await Twin.make(in: root, "intact", key: key)
+        let damaged = try await Twin.make(in: root, "damaged", key: key)
         try await intact.buildHistory()
         try await damaged.buildHistory()
         let expected = try intact.contents(try intact.open())
@@ -117,7 +132,7 @@ import Testing
         // Its own clock, reading no later than the twins', so the sync up that follows is stamped alike.
         let recoveryClock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000))
         let report = try SyncStore.recoverJournal(
-            directory: damaged.directory, clock: recoveryClock, logger: .discarding)
+            directory: damaged.directory, clock: recoveryClock, options: damaged.options, logger: .discarding)
         #expect(FileManager.default.fileExists(atPath: report.keptAside.path))
         #expect(try damaged.contents(try damaged.open()) == expected)
 

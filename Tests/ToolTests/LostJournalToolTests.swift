@@ -84,6 +84,56 @@ import Testing
         #expect(try await replay.run(["verify", store.path]).status == 0)
     }
 
+    /// The store's files (LMDB's lock files aside) and their bytes.
+    private func contents(of store: URL) throws -> [String: Data] {
+        let walker = try #require(FileManager.default.enumerator(atPath: store.path))
+        var files: [String: Data] = [:]
+        for case let path as String in walker where !path.hasSuffix("lock.mdb") && path != "store.lock" {
+            let url = store.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            } else {
+                files[path + "/"] = Data()
+            }
+        }
+        return files
+    }
+
+    @Test func recoverOpensAnEncryptedStoreWithItsKeyAndRefusesAWrongKeyChangingNothing() async throws {
+        defer { directory.remove() }
+        var keyed = ProcessInfo.processInfo.environment
+        keyed["SYNCJOURNAL_KEY"] = String(repeating: "4a", count: 32)
+        var wrong = keyed
+        wrong["SYNCJOURNAL_KEY"] = String(repeating: "4b", count: 32)
+        let store = directory.appending("store")
+        #expect(
+            try await msync.run(
+                ["--store", store.path, "register-soup", "acc", "--index", "Id:string"], environment: keyed
+            ).status == 0)
+        for n in 1...3 {
+            let created = try await msync.run(
+                ["--store", store.path, "create", "acc", "{\"Name\":\"n\(n)\"}"], environment: keyed)
+            #expect(created.status == 0, "\(created.standardError)")
+        }
+        let records = try await msync.run(["--store", store.path, "query", "acc"], environment: keyed)
+        let dirtyBefore = try await msync.run(["--store", store.path, "dirty", "acc"], environment: keyed)
+        try FileManager.default.removeItem(at: store.appendingPathComponent("journal/data.mdb"))
+        let before = try contents(of: store)
+        let refused = try await replay.run(["recover", store.path], environment: wrong)
+        #expect(refused.status == 3, "\(refused.standardError)")
+        #expect(refused.standardError.contains("does not open"), "\(refused.standardError)")
+        #expect(try contents(of: store) == before)
+        let recover = try await replay.run(["recover", store.path], environment: keyed)
+        #expect(recover.status == 0, "\(recover.standardError)")
+        #expect(recover.standardOutput.contains("damaged-1"))
+        let after = try await msync.run(["--store", store.path, "query", "acc"], environment: keyed)
+        #expect(after.standardOutput == records.standardOutput)
+        let dirtyAfter = try await msync.run(["--store", store.path, "dirty", "acc"], environment: keyed)
+        #expect(dirtyAfter.standardOutput == dirtyBefore.standardOutput)
+        #expect(try await replay.run(["verify", store.path], environment: keyed).status == 0)
+    }
+
     @Test func infoOnAProjectionsFolderChangesNothingAndNamesTheStore() async throws {
         defer { directory.remove() }
         let store = try await makeStore()

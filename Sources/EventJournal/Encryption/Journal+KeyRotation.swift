@@ -69,7 +69,8 @@ extension Journal {
             var report = KeyRotationReport(
                 resumed: false, valuesResealed: 0, checkpointsResealed: 0, projectionsRemoved: false)
             var ring = try beginRotation(
-                journalEnvironment, keys: keys, from: oldKey, to: newKey, resumed: &report.resumed)
+                journalEnvironment, keys: keys, copy: KeyRecordCopy(in: layout), from: oldKey, to: newKey,
+                resumed: &report.resumed)
             cipher.keyRing = ring
             let reseal = Resealing(batchSize: batchSize, progress: progress)
             report.valuesResealed += try reseal.environment(journalEnvironment, part: "journal")
@@ -79,9 +80,11 @@ extension Journal {
             report.checkpointsResealed = try resealCheckpoints(layout, cipher: cipher, reseal: reseal)
             report.valuesResealed += try resealAnchor(layout, cipher: cipher, options: options, reseal: reseal)
             ring = ring.retiringOlderGenerations()
+            let record = try ring.record(wrappedUnder: newKey)
             try journalEnvironment.write { transaction in
-                try transaction.put(keys, key: StoreCipher.keyRecordKey, value: try ring.record(wrappedUnder: newKey))
+                try transaction.put(keys, key: StoreCipher.keyRecordKey, value: record)
             }
+            try KeyRecordCopy(in: layout).write(record)
             return report
         }
     }
@@ -90,20 +93,27 @@ extension Journal {
     /// `newKey` in one synced commit; or, when `newKey` already opens the store, its keys as
     /// they are (an interrupted rotation to finish).
     private static func beginRotation(
-        _ environment: Environment, keys: Database, from oldKey: StoreKey, to newKey: StoreKey, resumed: inout Bool
+        _ environment: Environment, keys: Database, copy: KeyRecordCopy, from oldKey: StoreKey, to newKey: StoreKey,
+        resumed: inout Bool
     ) throws -> StoreKeyRing {
         guard let record = try environment.read({ try $0.get(keys, key: StoreCipher.keyRecordKey) }) else {
             throw JournalError(
                 .notEncrypted, "the store at \(environment.directory.path) is not encrypted: there is no key to rotate")
         }
+        // The copy outside the journal follows every record committed, before any value is
+        // sealed under a new generation: a journal lost from here on leaves a copy that opens
+        // every value (decision 0026).
         if oldKey.symmetricKey != newKey.symmetricKey, let current = try? StoreKeyRing(record: record, appKey: newKey) {
             resumed = true
+            try copy.keepInStep(with: record)
             return current
         }
         let ring = try StoreKeyRing(record: record, appKey: oldKey).addingGeneration()
+        let rewrapped = try ring.record(wrappedUnder: newKey)
         try environment.write { transaction in
-            try transaction.put(keys, key: StoreCipher.keyRecordKey, value: try ring.record(wrappedUnder: newKey))
+            try transaction.put(keys, key: StoreCipher.keyRecordKey, value: rewrapped)
         }
+        try copy.write(rewrapped)
         return ring
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +9,7 @@ import Foundation
 
 /// The file-system steps that make a file written outside LMDB durable: sync its data, then
 /// sync the directory that names it, so a power loss leaves either the old name or the whole
-/// new file. Checkpoints are written this way.
+/// new file. Checkpoints and the copy of an encrypted store's wrapped keys are written this way.
 enum FileDurability {
     /// How much of a file is copied or checksummed at a time.
     static let chunkSizeBytes = 4 << 20
@@ -35,6 +36,32 @@ enum FileDurability {
             if fcntl(descriptor, F_FULLFSYNC) == 0 { return true }
         #endif
         return fsync(descriptor) == 0
+    }
+
+    /// Numbers the temporary files of ``replace(_:with:)``, so two replacements in one process
+    /// never share one.
+    private static let replacementCount = Atomic<Int>(0)
+
+    /// Replaces the small file at `url` by one holding `bytes`, so that a crash leaves the old
+    /// file or the new one whole: a temporary file beside it is written and synced, renamed over
+    /// it, and the folder synced.
+    static func replace(_ url: URL, with bytes: [UInt8]) throws {
+        let folder = url.deletingLastPathComponent()
+        let number = replacementCount.wrappingAdd(1, ordering: .relaxed).oldValue
+        let partial = folder.appendingPathComponent(
+            "\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)-\(number)")
+        guard
+            FileManager.default.createFile(
+                atPath: partial.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
+        else { throw posixError("write", partial) }
+        do {
+            try flushFile(partial)
+            guard rename(partial.path, url.path) == 0 else { throw posixError("rename", url) }
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        try flushDirectory(folder)
     }
 
     /// The CRC-32C and size of a file, read in chunks.

@@ -103,22 +103,25 @@ struct JournalOpening {
     // MARK: - Keys
 
     /// Reads the store's key record with the app's key, or makes one for a new store; refuses
-    /// a store and a key that do not go together (decision 0006).
+    /// a store and a key that do not go together (decision 0006). Then keeps the copy of the
+    /// record outside the journal in step with it (decision 0026): written for a new store,
+    /// and for a store made before the copy existed at its first writable open.
     private func loadKeys(_ environment: Environment, entries: Database, meta: Database) throws {
         let keys = try Journal.guarded("cannot open the journal's keys") {
             try environment.database(named: StoreCipher.keysDatabaseName)
         }
-        try Journal.guarded("cannot read the journal's keys") {
-            try environment.write { transaction in
+        let stored = try Journal.guarded("cannot read the journal's keys") {
+            try environment.write { transaction -> [UInt8]? in
                 let record = try transaction.get(keys, key: StoreCipher.keyRecordKey)
                 switch (record, options.encryption, cipher) {
                 case (nil, nil, _):
-                    return
+                    return nil
                 case (.some, nil, _):
                     throw JournalError(
                         .keyRequired, "the store at \(layout.directory.path) is encrypted: open it with its key")
                 case (.some(let record), .some(let key), .some(let cipher)):
                     cipher.keyRing = try StoreKeyRing(record: record, appKey: key)
+                    return record
                 case (nil, .some(let key), .some(let cipher)):
                     guard try transaction.entryCount(entries) == 0, try transaction.entryCount(meta) == 0 else {
                         throw JournalError(
@@ -127,12 +130,18 @@ struct JournalOpening {
                                 + "open it without one, or export it and import it into a new encrypted store")
                     }
                     let ring = StoreKeyRing.generate()
-                    try transaction.put(keys, key: StoreCipher.keyRecordKey, value: try ring.record(wrappedUnder: key))
+                    let record = try ring.record(wrappedUnder: key)
+                    try transaction.put(keys, key: StoreCipher.keyRecordKey, value: record)
                     cipher.keyRing = ring
+                    return record
                 case (_, .some, nil):
                     preconditionFailure("a journal opened with a key always has a cipher")
                 }
             }
+        }
+        guard let stored else { return }
+        try Journal.guarded("cannot write the copy of the store's wrapped keys") {
+            try KeyRecordCopy(in: layout).keepInStep(with: stored)
         }
     }
 
@@ -442,9 +451,11 @@ struct JournalOpening {
         guard journalBytes ?? 0 == 0, !files.fileExists(atPath: layout.formatOneDataFile.path) else { return }
         let state = journalBytes == nil ? "is missing" : "is empty (0 bytes)"
         if let folded = try foldedSequenceOfProjections(), folded > 0 {
+            // `UInt64.max`: projections that cannot be read without the lost journal's keys.
+            let through = folded == UInt64.max ? "entries it no longer holds" : "through entry \(folded)"
             throw lostJournalError(
-                "the journal at \(layout.journalDirectory.path) \(state), but the projections have folded through "
-                    + "entry \(folded)", sequence: folded)
+                "the journal at \(layout.journalDirectory.path) \(state), but the projections have folded \(through)",
+                sequence: folded)
         }
         if let newest = try newestCheckpoint(), newest > 0 {
             throw lostJournalError(
@@ -494,7 +505,9 @@ struct JournalOpening {
             let mark = try environment.read { transaction in
                 try transaction.get(fold, key: ProjectionStore.foldedThroughKey)
             }
-            return mark.flatMap(FoldMark.init(bytes:))?.sequence ?? 0
+            // A mark that does not read as one is sealed under keys the lost journal held.
+            guard let mark else { return 0 }
+            return FoldMark(bytes: mark)?.sequence ?? UInt64.max
         } catch let error as LMDBError where error == .notFound {
             return nil
         } catch {
