@@ -151,6 +151,12 @@ import Testing
                         try browser.wait(until: "performance.getEntriesByName('drawn').length")
                         let text = try browser.text()
                         let drawnMs = try browser.evaluate("performance.getEntriesByName('drawn')[0].startTime")
+                        // Where the time went: each request's start and duration, in ms.
+                        let requests = try browser.evaluate(
+                            "performance.getEntriesByType('resource').map((r) => r.name.split('?')[0].split('/').slice(3)"
+                                + ".join('/') + ' at ' + Math.round(r.startTime) + ' took ' + Math.round(r.duration))"
+                                + ".join('; ')")
+                        print("inspector Soups page requests: \(requests.string ?? "")")
                         return (text, drawnMs.number?.doubleValue ?? .infinity)
                     })
             }
