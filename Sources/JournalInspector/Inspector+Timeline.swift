@@ -6,8 +6,12 @@ import ToolSupport
 extension Inspector {
     /// The timeline: every entry from the horizon to `asOf`, grouped into sync runs, local
     /// edits and single entries; filtered by `kind`, `soup`, `sync` (as `log` filters) and
-    /// `record` (the entries `blame` lists for that record of `soup`).
+    /// `record` (the entries `blame` lists for that record of `soup`). A page lists the newest
+    /// `limit` matching entries (``timelineEntriesDefault``, at most ``timelineEntriesMax``);
+    /// `to=` pages back.
     func timeline(_ request: InspectorRequest) throws -> JSONValue {
+        let limit = try Self.bounded(
+            request["limit"], name: "limit", default: Self.timelineEntriesDefault, in: 1...Self.timelineEntriesMax)
         let asOf = try asOf(request)
         let last = try store.journal.lastSequence()
         let horizon = try store.journal.horizon()
@@ -24,8 +28,8 @@ extension Inspector {
         }
         let matching = shown.count
         // A page of a long journal lists its newest entries; `to=` pages back.
-        if shown.count > Self.timelineEntriesMax {
-            shown = Set(shown.sorted().suffix(Self.timelineEntriesMax))
+        if shown.count > limit {
+            shown = Set(shown.sorted().suffix(limit))
         }
         let firstShown = shown.min() ?? (asOf ?? last)
         // Grouping reads the entries from the first one listed (every entry up to asOf when the
@@ -43,6 +47,9 @@ extension Inspector {
         ]
     }
 
+    /// The entries one timeline page lists unless asked for more: a first screen whose answer
+    /// stays far below 200 KB (each entry links at most ``TimelineGroup/linkedRecordsMax`` records).
+    static let timelineEntriesDefault = 200
     /// The most entries one timeline page lists: a browser draws them in well under a second.
     static let timelineEntriesMax = 1_000
 

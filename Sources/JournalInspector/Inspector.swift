@@ -49,9 +49,11 @@ struct Inspector: Sendable {
         if !path.hasPrefix("/api/"), Self.pageNames.contains(String(path.dropFirst())) {
             return assets.page(token: token)
         }
+        if let soup = Self.soupOfRecordsPath(path) { return .json(try soupRecords(request, soup: soup)) }
         switch path {
         case "/api/log": return .json(bytes: try logQuery(request).jsonArray(in: store.journal))
         case "/api/info": return .json(try StoreSummary.json(of: store.journal, store: storeName))
+        case "/api/state" where request["soups"] == "summary": return .json(try stateSummary(request))
         case "/api/state":
             return .json(try StateDescription.json(of: store.journal, asOf: try asOf(request), soup: request["soup"]))
         case "/api/blame": return .json(try history(request).eventsJSON)
@@ -63,6 +65,34 @@ struct Inspector: Sendable {
         case "/api/store": return .json(try storePage(request))
         default: throw InspectorError(.notFound, "no page or endpoint at \(path)")
         }
+    }
+
+    /// What the time-travel page shows: `/api/state`'s projections, the soups as
+    /// ``soups(_:)`` sums them up (a soup's records are paged on the Soups page, never sent whole).
+    func stateSummary(_ request: InspectorRequest) throws -> JSONValue {
+        let asOf = try asOf(request)
+        let soups = try self.soups(request)
+        return try store.journal.withState(asOf: asOf ?? UInt64.max) { context, sequence in
+            var projections: [String: JSONValue] = [:]
+            for projection in store.journal.projections {
+                projections[projection.name] =
+                    projection is SoupProjection
+                    ? soups["soups"] ?? .null
+                    : try projection.describeState(in: context, filter: request["soup"].map { ["soup": $0] } ?? [:])
+            }
+            return ["asOf": number(sequence), "projections": .object(projections)]
+        }
+    }
+
+    /// The soup named by `/api/soups/NAME/records` (`NAME` percent-encoded), if `path` is one.
+    static func soupOfRecordsPath(_ path: String) -> String? {
+        let prefix = "/api/soups/"
+        let suffix = "/records"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
+            return nil
+        }
+        let encoded = path.dropFirst(prefix.count).dropLast(suffix.count)
+        return String(encoded).removingPercentEncoding
     }
 
     /// The `log` filters a request gives (`kind`, `soup`, `sync`, `from`, `to`).

@@ -109,17 +109,42 @@ import Testing
         let range = try await session.json("/api/query", ["soup": "accounts", "range": "Id=001000000000002AAA.."])
         let smart = try await session.json("/api/query", ["smart": "select count(*) from {accounts}"])
         let past = try await session.json("/api/soups", ["asOf": "5"])
+        let records = try await session.json("/api/soups/accounts/records")
+        let pastRecords = try await session.json("/api/soups/accounts/records", ["asOf": "5"])
+        let firstId = records["rows"]?.array?.first?.array?.first?.string ?? "0"
+        let secondPage = try await session.json("/api/soups/accounts/records", ["after": firstId, "limit": "1"])
         // A form sends a space as `+`.
         let plus = try await LoopbackHTTP.get(
             port: session.port, "/api/query?token=\(InspectedSession.token)&soup=accounts&exact=Name%3DCreated+offline")
         await session.stop()
-        #expect(soups["soups"] == printed["projections"]?["soups"])
+        // The summaries count what `state` prints whole; the records page lists the same records.
+        let printedSoups = printed["projections"]?["soups"]?.object ?? [:]
+        #expect(Set((soups["soups"]?.object ?? [:]).keys) == Set(printedSoups.keys))
+        for (name, printedSoup) in printedSoups {
+            let summary = soups["soups"]?[name]
+            #expect(summary?["indexes"] == printedSoup["indexes"])
+            #expect(summary?["dirty"] == printedSoup["dirty"])
+            #expect(summary?["recordCount"]?.number?.int64Value == Int64(printedSoup["records"]?.array?.count ?? -1))
+            #expect(summary?["dirtyCount"]?.number?.int64Value == Int64(printedSoup["dirty"]?.array?.count ?? -1))
+        }
+        let printedIds = (printedSoups["accounts"]?["records"]?.array ?? []).map { $0["_soupEntryId"] ?? .null }
+        #expect(
+            records["rows"]?.array?.map { $0.array?.first?.string ?? "" } == printedIds.map(\.serializedString))
+        #expect(records["columns"]?.array?.prefix(2) == ["_soupEntryId", "Id"])
+        #expect(records["next"] == .null)
+        #expect(pastRecords["rows"]?.array?.count == 1)
+        // One record after the first: the second, and a cursor when a third follows.
+        #expect(printedIds.count >= 2)
+        if printedIds.count >= 2 {
+            #expect(secondPage["rows"]?.array?.first?.array?.first?.string == printedIds[1].serializedString)
+            #expect(secondPage["next"] == (printedIds.count > 2 ? printedIds[1] : .null))
+        }
         #expect(exact["records"]?.array?.map { $0["Id"] } == ["001000000000002AAA"])
         #expect(try JSONValue(parsing: plus.body)["records"] == exact["records"])
         #expect(like["records"]?.array?.map { $0["Name"] } == ["Account 000"])
         #expect(range["count"] == JSONValue(integerLiteral: 1))
         #expect(smart["records"]?.array?.first == [JSONValue(integerLiteral: 2)])
-        #expect(past["soups"]?["accounts"]?["records"]?.array?.count == 1)
+        #expect(past["soups"]?["accounts"]?["recordCount"] == 1)
     }
 
     @Test func everyPageIsServedAndBadQuestionsAreClearErrors() async throws {

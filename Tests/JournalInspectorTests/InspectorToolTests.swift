@@ -36,7 +36,7 @@ import Testing
         #expect(before["lastSequence"] == JSONValue(integerLiteral: 1))
         #expect(after["lastSequence"] == JSONValue(integerLiteral: 3))
         #expect(log.text.contains("Written while served") && log.text.contains("And another"))
-        #expect(soups["soups"]?["accounts"]?["records"]?.array?.count == 2)
+        #expect(soups["soups"]?["accounts"]?["recordCount"] == 2)
     }
 
     @Test func msyncInspectServesAnEncryptedStoreWithTheKeyTheOtherCommandsTake() async throws {

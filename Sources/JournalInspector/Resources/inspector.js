@@ -172,7 +172,7 @@ async function drawSyncs(main) {
         h("h2", {}, "Runs"), sync.runs.length ? runsTable(sync.runs) : h("p", { class: "muted" }, "No run yet."),
         h("h2", {}, "Pending uploads"), sync.pendingUploads.length
           ? h("pre", {}, pretty(sync.pendingUploads)) : h("p", { class: "muted" }, "None."),
-        h("h2", {}, "Records with __last_error__"), sync.recordsWithLastError.length
+        h("h2", {}, "Records with __last_error__ (" + sync.failingRecordCount + ")"), sync.recordsWithLastError.length
           ? h("table", {}, sync.recordsWithLastError.map((record) => h("tr", {},
             h("td", {}, link("record", { soup: state.soupName, id: record.Id ?? record._soupEntryId }, String(record.Id ?? record._soupEntryId))),
             h("td", {}, String(record.__last_error__)))))
@@ -181,18 +181,52 @@ async function drawSyncs(main) {
   }
 }
 
-function recordsTable(soup, records) {
-  const columns = [];
-  for (const record of records) {
-    for (const key of Object.keys(record)) {
-      if (!columns.includes(key) && key !== "attributes" && columns.length < 9) columns.push(key);
+// A table of records as the endpoints send them: columns (the id, the indexed paths, the rest)
+// and rows of display text, long values already cut server-side and clipped again by the style
+// sheet. Each row links to the record's page, which shows it whole.
+function recordsTable(soup, table) {
+  const idColumn = table.columns.includes("Id") ? table.columns.indexOf("Id") : table.columns.indexOf("_soupEntryId");
+  const body = h("tbody", {});
+  const element = h("table", { class: "records" },
+    h("thead", {}, h("tr", {}, table.columns.map((c) => h("th", { title: c }, c)))), body);
+  const append = (rows) => {
+    for (const row of rows) {
+      body.append(h("tr", {}, row.map((cell, index) => h("td", { class: "mono", title: cell ?? "" },
+        index === idColumn && cell !== null ? link("record", { soup, id: cell }, cell) : cell ?? ""))));
     }
-  }
-  return h("table", {}, h("tr", {}, columns.map((c) => h("th", {}, c))),
-    records.map((record) => h("tr", {}, columns.map((c) => h("td", { class: "mono" },
-      c === "Id" || c === "_soupEntryId"
-        ? link("record", { soup, id: String(record[c]) }, String(record[c]))
-        : record[c] === undefined ? "" : typeof record[c] === "string" ? record[c] : json(record[c]))))));
+  };
+  append(table.rows);
+  return { element, append };
+}
+
+// A table whose next page is fetched on demand: `fetchPage(cursor)` answers a table and the
+// cursor of the page after it, or null at the end.
+async function pagedRecords(main, soup, first, fetchPage) {
+  const table = recordsTable(soup, first.table);
+  let shown = first.table.rows.length;
+  const count = h("p", { class: "muted", id: "records-shown" });
+  const more = h("button", { type: "button", id: "more" }, "More");
+  let cursor = first.cursor;
+  const update = () => {
+    count.textContent = shown + " of " + first.total + " records shown" +
+      (first.table.omittedColumns ? " (" + first.table.omittedColumns + " more fields on each record's page)" : "");
+    more.hidden = cursor === null || cursor === undefined;
+  };
+  more.addEventListener("click", async () => {
+    more.disabled = true;
+    try {
+      const page = await fetchPage(cursor);
+      table.append(page.table.rows);
+      shown += page.table.rows.length;
+      cursor = page.cursor;
+    } catch (error) {
+      main.append(h("p", { class: "error" }, String(error.message || error)));
+    }
+    more.disabled = false;
+    update();
+  });
+  update();
+  main.append(count, h("div", { class: "records-scroll" }, table.element), more);
 }
 
 async function drawSoups(main) {
@@ -202,11 +236,13 @@ async function drawSoups(main) {
   main.append(h("h1", {}, "Soups"));
   const names = Object.keys(data.soups).sort();
   main.append(h("table", {}, h("tr", {}, h("th", {}, "soup"), h("th", {}, "indexes"), h("th", { class: "num" }, "records"),
-    h("th", {}, "dirty entry ids")),
+    h("th", { class: "num" }, "dirty"), h("th", {}, "dirty entry ids")),
     names.map((name) => h("tr", {}, h("td", {}, link("soups", { soup: name }, name)),
       h("td", {}, data.soups[name].indexes.map((i) => i.path + " (" + i.type + ")").join(", ")),
-      h("td", { class: "num" }, data.soups[name].records.length),
-      h("td", {}, data.soups[name].dirty.map((id) => link("record", { soup: name, id }, String(id))))))));
+      h("td", { class: "num" }, data.soups[name].recordCount),
+      h("td", { class: "num" }, data.soups[name].dirtyCount),
+      h("td", {}, data.soups[name].dirty.map((id) => [link("record", { soup: name, id }, String(id)), " "]),
+        data.soups[name].dirtyCount > data.soups[name].dirty.length ? "…" : "")))));
   const soup = params.get("soup") || names[0];
   if (!soup || !data.soups[soup]) return;
   const modes = ["exact", "range", "like", "match", "smart"];
@@ -230,12 +266,29 @@ async function drawSoups(main) {
   if (asOf || !mode) {
     if (asOf && mode) main.append(h("p", { class: "muted" }, "Queries run on the current state; as of entry " + asOf +
       " every record is listed."));
-    main.append(recordsTable(soup, data.soups[soup].records));
+    // One page of the soup in _soupEntryId order; "More" asks for the page after the last id.
+    const fetchPage = async (after) => {
+      const query = asOf ? { asOf } : {};
+      if (after !== undefined && after !== null) query.after = after;
+      const page = await api("soups/" + encodeURIComponent(soup) + "/records", query);
+      return { table: page, cursor: page.next };
+    };
+    const first = await fetchPage(null);
+    await pagedRecords(main, soup, Object.assign(first, { total: data.soups[soup].recordCount }), fetchPage);
     return;
   }
-  const result = await api("query", Object.assign({ soup, [mode]: params.get(mode) }));
-  main.append(h("p", { class: "muted", id: "count" }, result.count + " matching"));
-  main.append(mode === "smart" ? h("pre", {}, result.records.map(json).join("\n")) : recordsTable(soup, result.records));
+  const fetchQuery = async (page) => {
+    const result = await api("query", { soup, [mode]: params.get(mode), page });
+    const next = (page + 1) * result.pageSize < result.count ? page + 1 : null;
+    return { table: result, cursor: next, count: result.count };
+  };
+  const first = await fetchQuery(0);
+  main.append(h("p", { class: "muted", id: "count" }, first.count + " matching"));
+  if (mode === "smart") {
+    main.append(h("pre", {}, first.table.records.map(json).join("\n")));
+    return;
+  }
+  await pagedRecords(main, soup, Object.assign(first, { total: first.count }), fetchQuery);
 }
 
 async function drawRecord(main) {
@@ -276,7 +329,8 @@ async function drawRecord(main) {
 
 async function drawState(main) {
   const query = pageQuery();
-  const data = await api("state", query);
+  // The soups come summed up (counts, not records): the Soups page pages their records.
+  const data = await api("state", Object.assign({ soups: "summary" }, query));
   const info = await api("info");
   drawTravel(info.horizon, info.lastSequence, Number(params.get("asOf")) || 0);
   main.append(h("h1", {}, "Time travel: the store as of entry " + data.asOf),
@@ -357,6 +411,8 @@ async function draw() {
     fresh.append(h("p", { class: "error" }, String(error.message || error)));
   }
   main.replaceWith(fresh);
+  // When the page was first drawn, for whoever measures it (the inspector's scale test).
+  if (!performance.getEntriesByName("drawn").length) performance.mark("drawn");
   document.title = "SyncJournal · " + (pages.find(([name]) => name === page) || ["", "Timeline"])[1];
 }
 
