@@ -8,14 +8,15 @@ import Soups
 import SyncTesting
 import Testing
 
-/// Issue 25's damage campaign through the tools: 104 seeded damages of a store's derived files
-/// (the projections and its checkpoints; truncated, a page zeroed, bytes flipped), plaintext and
-/// encrypted. No command dies by a signal twice on one store, no command answers with changed
+/// Issues 25 and 49's damage campaign through the tools: 300 seeded damages of a store's derived
+/// files (the projections and its checkpoints; truncated at a page boundary or not, a page zeroed
+/// or filled with random bytes, 1–64 bytes flipped anywhere, branch and index pages included),
+/// plaintext and encrypted. No command dies by a signal twice on one store, no command answers with changed
 /// data, and every store ends rebuilt and verified, answering as it did before the damage.
 @Suite(.enabled(if: DataFileHeader.checksLinkedLibrary)) struct SeededDamageToolTests {
     static let keyHex = String(repeating: "d7", count: StoreKey.byteCount)
     static let timeLimit = Duration.seconds(10)
-    static let caseCount = 104
+    static let caseCount = 300
     static let laneCount = 4
     static let pageSize = 4_096
     /// The entry `state --as-of` asks about: past the first checkpoints, before the newest.
@@ -33,11 +34,12 @@ import Testing
     enum Damage: CustomStringConvertible {
         case truncated(to: Int)
         case zeroedPage(Int)
+        case randomPage(Int, seed: UInt64)
         case flipped([(offset: Int, mask: UInt8)])
 
         static func random(fileSize: Int, using generator: inout SplitMix64) -> Damage {
             let pages = max(1, fileSize / SeededDamageToolTests.pageSize)
-            switch Int.random(in: 0..<3, using: &generator) {
+            switch Int.random(in: 0..<4, using: &generator) {
             case 0:
                 let pageAligned = Bool.random(using: &generator)
                 let length =
@@ -46,8 +48,9 @@ import Testing
                     : Int.random(in: 0..<fileSize, using: &generator)
                 return .truncated(to: length)
             case 1: return .zeroedPage(Int.random(in: 0..<pages, using: &generator))
+            case 2: return .randomPage(Int.random(in: 0..<pages, using: &generator), seed: generator.next())
             default:
-                let flips = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                let flips = (0..<Int.random(in: 1...64, using: &generator)).map { _ in
                     (
                         offset: Int.random(in: 0..<fileSize, using: &generator),
                         mask: UInt8.random(in: 1...UInt8.max, using: &generator)
@@ -65,6 +68,12 @@ import Testing
                 bytes.replaceSubrange(
                     start..<min(bytes.count, start + SeededDamageToolTests.pageSize),
                     with: Data(count: min(bytes.count - start, SeededDamageToolTests.pageSize)))
+            case .randomPage(let page, let seed):
+                var random = SplitMix64(seed: seed)
+                let start = page * SeededDamageToolTests.pageSize
+                for offset in start..<min(bytes.count, start + SeededDamageToolTests.pageSize) {
+                    bytes[offset] = UInt8.random(in: 0...UInt8.max, using: &random)
+                }
             case .flipped(let flips):
                 for flip in flips { bytes[flip.offset] ^= flip.mask }
             }
@@ -74,6 +83,7 @@ import Testing
             switch self {
             case .truncated(let length): "truncated to \(length) bytes"
             case .zeroedPage(let page): "page \(page) zeroed"
+            case .randomPage(let page, _): "page \(page) filled with random bytes"
             case .flipped(let flips): "bytes flipped at \(flips.map(\.offset))"
             }
         }
