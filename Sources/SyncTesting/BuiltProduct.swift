@@ -69,7 +69,9 @@ public struct BuiltProduct: Sendable {
     /// Output goes through files rather than pipes, so a chatty process can never block on a
     /// full pipe while we wait for it. The wait suspends instead of blocking: tests run in
     /// parallel on a cooperative pool as wide as the machine's cores, and a test that held a
-    /// thread through hundreds of child processes starved every other test of that pool.
+    /// thread through hundreds of child processes starved every other test of that pool. The
+    /// child is spawned and reaped by its own pid (``SpawnedChild``), not through Foundation's
+    /// `Process`, whose end could go unseen while another test's child lived (issue 49).
     /// - Parameters:
     ///   - arguments: the command-line arguments, without the executable's name.
     ///   - environment: the environment, or `nil` for the test's own.
@@ -82,24 +84,17 @@ public struct BuiltProduct: Sendable {
         defer { scratch.remove() }
         let outputURL = scratch.appending("stdout")
         let errorURL = scratch.appending("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        let watchdog = timeLimit.map { Watchdog(pid: process.processIdentifier, timeLimit: $0) }
-        await process.exited()
+        let child = try SpawnedChild.spawn(
+            url.path, arguments: arguments, environment: environment, standardOutput: outputURL.path,
+            standardError: errorURL.path)
+        let watchdog = timeLimit.map { Watchdog(pid: child.pid, timeLimit: $0) }
+        let end = await child.ended(beforeReaping: { _ = watchdog?.finish() })
         let fired = watchdog?.finish() ?? false
-        let wasKilled = process.terminationReason == .uncaughtSignal
         // The watchdog can fire just after the process exited by itself, before its end was
         // seen here: that run did not outlive its limit.
-        let timedOut = fired && wasKilled && process.terminationStatus == SIGKILL
+        let timedOut = fired && end.wasKilled && end.status == SIGKILL
         return Output(
-            status: process.terminationStatus, wasKilled: wasKilled,
+            status: end.status, wasKilled: end.wasKilled,
             standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
             standardError: try String(contentsOf: errorURL, encoding: .utf8), timedOut: timedOut)
     }
