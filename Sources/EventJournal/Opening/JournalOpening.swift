@@ -381,7 +381,7 @@ struct JournalOpening {
             (isCurrent, mark) = try Journal.guarded("cannot read the projections") {
                 try store.environment.read { try (store.isCurrent($0), store.foldedThrough($0)) }
             }
-        } catch where Journal.isDamagedPage(error) || layout.projectionDamageNoted {
+        } catch  where Journal.isDamagedPage(error) || layout.projectionDamageNoted {
             // A damaged fold mark is noted by the read that met it (a value failing its check)
             // and fails the same way at every open: it is damage, never a reason to refuse.
             return .untrusted(reason: "the projections are damaged: \(error)", damage: "\(error)")
