@@ -70,7 +70,7 @@ public struct BuiltProduct: Sendable {
     /// full pipe while we wait for it. The wait suspends instead of blocking: tests run in
     /// parallel on a cooperative pool as wide as the machine's cores, and a test that held a
     /// thread through hundreds of child processes starved every other test of that pool. The
-    /// child is spawned and reaped by its own pid (``SpawnedChild``), not through Foundation's
+    /// child is spawned and reaped by its own pid (`SpawnedChild`), not through Foundation's
     /// `Process`, whose end could go unseen while another test's child lived (issue 49).
     /// - Parameters:
     ///   - arguments: the command-line arguments, without the executable's name.
