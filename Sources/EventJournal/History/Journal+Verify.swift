@@ -166,11 +166,22 @@ extension Journal {
         }
     }
 
-    /// A fresh directory name under the system's temporary directory. The process id and a
-    /// counter make it unique without randomness.
+    /// A fresh, empty directory under the system's temporary directory, named by the process
+    /// id and a counter, without randomness. Creating it is the claim: a killed process whose id
+    /// was reused may have left a directory of the same name, which is skipped, not reused.
     static func scratchDirectoryURL() -> URL {
-        let serial = scratchCounter.add(1, ordering: .relaxed).newValue
-        return FileManager.default.temporaryDirectory.appendingPathComponent(
-            "syncjournal-scratch-\(ProcessInfo.processInfo.processIdentifier)-\(serial)", isDirectory: true)
+        while true {
+            let serial = scratchCounter.add(1, ordering: .relaxed).newValue
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "syncjournal-scratch-\(ProcessInfo.processInfo.processIdentifier)-\(serial)", isDirectory: true)
+            do {
+                try FileManager.default.createDirectory(
+                    at: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+                return scratch
+            } catch {
+                // Any failure but a leftover is reported by the first use of the directory.
+                guard FileManager.default.fileExists(atPath: scratch.path) else { return scratch }
+            }
+        }
     }
 }
