@@ -20,6 +20,23 @@ import Testing
         #expect(outcome.entriesCompacted > 0, "seed \(seed): no compaction step removed anything")
     }
 
+    /// MERGE_FIELDS runs (docs/conflicts.md): Name and Phone edited on both sides, conflicts
+    /// resolved after sync downs and at the end. No local field edit disappears unless a
+    /// resolution took the server's value, and every conflict lists values the record and the
+    /// server really held.
+    @Test(arguments: mergeFieldsSeeds)
+    func mergeFieldsRunsKeepEveryLocalEditAndListOnlyValuesBothSidesHad(seed: UInt64) async throws {
+        let (outcome, shortest) = try await SyncSimulation.campaign(
+            seed: seed, steps: Self.stepsPerSeed, shrinkAttemptsMax: 40, mergeFields: true)
+        #expect(
+            outcome.failure == nil,
+            "seed \(seed): \(outcome.failure ?? ""); shortest failing steps: \(shortest.map(\.description))")
+        #expect(outcome.stepsRun == Self.stepsPerSeed)
+        #expect(outcome.conflictsResolved > 0, "seed \(seed): no conflict was found and resolved")
+    }
+
+    static let mergeFieldsSeeds: [UInt64] = [2, 3, 4, 5]
+
     /// Seed 1057 of the long campaign (`journal-replay simulate --seed 1000 --steps 500 --seeds
     /// 100`) to the `treeUp` that failed (its 307th random step, with the compactions among
     /// them): two local copies of one external id in the parent/children soups, both changed,

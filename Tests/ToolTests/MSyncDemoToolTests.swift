@@ -14,6 +14,8 @@ import Testing
         for expected in [
             "1. Set up from userstore.json and usersyncs.json", "DONE: 1000 records in the soup",
             "dirty records: 3", "DONE: sent 3, succeeded 3, failed 0", "where LastModifiedDate >",
+            // The org's records were modified over the past year: the reSync fetches the changes only.
+            "DONE: fetched 4 records, 4 changed since",
             "deleted 1 ghost record(s); 999 records in the soup",
             "Industry \"Retail\" (here), BillingCity \"Lyon\" (there)",
             "(renamed here)\", there \"", "open conflicts: 0", "sync up DONE: sent 1;", "\"Industry\":\"Retail\"",

@@ -14,6 +14,8 @@ extension JournalReplay {
         @Option(help: "How many seeds, from --seed on.") var seeds: Int = 1
         @Option(help: "At most this many reruns to shorten a failing seed's steps; 0 reports the failure at once.")
         var shrinkAttempts: Int = 200
+        @Flag(help: "Sync the accounts soup with MERGE_FIELDS, resolving conflicts (docs/conflicts.md).")
+        var mergeFields = false
 
         func validate() throws {
             guard steps > 0, steps <= 100_000 else { throw ValidationError("--steps must be 1 to 100000") }
@@ -28,12 +30,13 @@ extension JournalReplay {
             for offset in 0..<UInt64(seeds) {
                 let seed = seed &+ offset
                 let (outcome, shortest) = try await SyncSimulation.campaign(
-                    seed: seed, steps: steps, shrinkAttemptsMax: shrinkAttempts)
+                    seed: seed, steps: steps, shrinkAttemptsMax: shrinkAttempts, mergeFields: mergeFields)
                 let line =
                     "seed \(seed): \(outcome.stepsRun) steps, \(outcome.syncsDone) syncs DONE, "
                     + "\(outcome.syncsFailed) FAILED or STOPPED, \(outcome.crashes) crashes, "
                     + "\(outcome.powerLosses) power losses, \(outcome.entriesCompacted) entries compacted by steps, "
                     + "\(outcome.unownedRecordsCleaned) unowned records cleaned"
+                    + (mergeFields ? ", \(outcome.conflictsResolved) conflicts resolved" : "")
                 guard let failure = outcome.failure else {
                     print(line + ": every invariant held")
                     continue

@@ -6,7 +6,9 @@ package import LosslessJSON
 /// Fields are the top-level members; a nested object or array is one value. Members whose name
 /// begins with `_` are the store's and Mobile Sync's bookkeeping (`_soupEntryId`, `__local__`,
 /// `__sync_id__`), never a Salesforce field, and are not merged. A field the server copy lacks
-/// is one the query did not select: the server did not change it. Per field:
+/// is one the query did not select: the server did not change it. The audit fields the server
+/// maintains (`LastModifiedDate`, `SystemModstamp`, …) always take the server's value and are
+/// never a change of the server's: they also move when the app's own upload lands. Per field:
 ///
 /// | server vs base | local vs base | result |
 /// |---|---|---|
@@ -30,6 +32,10 @@ package struct FieldMerge {
         merged = local
         self.base = (base ?? [:]).merging(server) { $1 }
         for (name, serverValue) in server where !Self.isBookkeeping(name) {
+            if Self.isServerMaintained(name) {
+                merged[name] = serverValue
+                continue
+            }
             let baseValue: JSONValue? = base?[name]
             let localValue = local[name]
             if base != nil, serverValue == baseValue { continue }
@@ -54,16 +60,19 @@ package struct FieldMerge {
     /// a field `record` lacks is not a change (sync up sends only present fields).
     package static func changedFields(of record: [String: JSONValue], from base: [String: JSONValue]) -> Set<String> {
         var changed: Set<String> = []
-        for (name, value) in record where !isBookkeeping(name) && base[name] != value {
+        for (name, value) in record where !isBookkeeping(name) && !isServerMaintained(name) && base[name] != value {
             changed.insert(name)
         }
         return changed
     }
 
-    /// Whether any field of `server` differs from `base`, bookkeeping aside.
-    package static func serverChanged(_ server: [String: JSONValue], from base: [String: JSONValue]?) -> Bool {
-        guard let base else { return true }
-        return server.contains { name, value in !isBookkeeping(name) && base[name] != value }
+    /// The fields of `server` that differ from `base`, bookkeeping and audit fields aside, by
+    /// name.
+    package static func serverChangedFields(_ server: [String: JSONValue], from base: [String: JSONValue]?)
+        -> [String]
+    {
+        server.keys.filter { name in !isBookkeeping(name) && !isServerMaintained(name) && base?[name] != server[name] }
+            .sorted()
     }
 
     /// Whether a member is bookkeeping rather than a Salesforce field: Salesforce field names
@@ -71,4 +80,16 @@ package struct FieldMerge {
     package static func isBookkeeping(_ name: String) -> Bool {
         name.hasPrefix("_")
     }
+
+    /// Whether a field is one the server maintains on every save, whoever made it.
+    package static func isServerMaintained(_ name: String) -> Bool {
+        serverMaintainedFields.contains(name)
+    }
+
+    /// The audit fields, and `attributes`: the REST API's description of the record (its type
+    /// and URL), which the server writes and a local copy may hold in part.
+    private static let serverMaintainedFields: Set<String> = [
+        "CreatedById", "CreatedDate", "LastModifiedById", "LastModifiedDate", "LastReferencedDate", "LastViewedDate",
+        "SystemModstamp", "attributes",
+    ]
 }

@@ -29,16 +29,20 @@ extension FetchedRecordWriter {
         let newBase: [String: JSONValue]
         if local[LocalFlags.locallyDeleted] == .bool(true) {
             newBase = (base ?? [:]).merging(serverFields) { $1 }
-            guard FieldMerge.serverChanged(serverFields, from: base) || previous != nil else {
+            let changed = FieldMerge.serverChangedFields(serverFields, from: base)
+            guard !changed.isEmpty || previous != nil else {
                 try explain(match, .keptLocalChange(syncId: syncId), idValue: idValue)
                 return true
             }
             conflict.kind = .deletedLocally
-            conflict.fields = serverFields.keys.sorted().compactMap { name in
-                guard !FieldMerge.isBookkeeping(name), base?[name] != serverFields[name] else { return nil }
-                return RecordConflict.Field(
-                    path: name, base: base?[name], local: local[name], server: serverFields[name])
-            }
+            // A record deleted while in conflict, with nothing new from the server, keeps what
+            // the conflict listed.
+            conflict.fields =
+                changed.isEmpty
+                ? previous?.fields ?? []
+                : changed.map { name in
+                    RecordConflict.Field(path: name, base: base?[name], local: local[name], server: serverFields[name])
+                }
         } else {
             let merge = FieldMerge(base: base, local: local, server: serverFields)
             newBase = merge.base

@@ -25,7 +25,7 @@ public enum SessionCatalog {
 
     /// Every case, in the order of `Journals/README.md`.
     public static var all: [SessionCase] {
-        syncDown + syncUp + faults + lifecycle + related
+        syncDown + syncUp + faults + lifecycle + related + mergeFields
     }
 
     /// The case at `path` (`area/name`), if there is one.
@@ -195,6 +195,47 @@ public enum SessionCatalog {
         ]
     }
 
+    // MARK: - MERGE_FIELDS
+
+    static let phoneQuery = normalizedQuery("SELECT Id, Name, Phone FROM Account")
+
+    /// An Account edited locally, and on the server in `serverField`, then synced down and up
+    /// with MERGE_FIELDS; `resolution` runs between the two sync ups.
+    static func merge(
+        name: String, summary: String, serverField: String, resolution: [SessionOperation]
+    ) -> SessionCase {
+        SessionCase(
+            area: "merge-fields", name: name, summary: summary,
+            accounts: SessionCase.accounts(2, extra: [0: ["Phone": "100"], 1: ["Phone": "101"]]),
+            script: SessionScript(
+                operations: [
+                    register, down("accounts", query: phoneQuery, mergeMode: "MERGE_FIELDS"),
+                    .updateLocally(soup: soup, field: "Id", value: SessionCase.accountId(0), changes: ["Name": "Mine"]),
+                    .writeOnServer(type: "Account", id: SessionCase.accountId(0), fields: [serverField: "Theirs"]),
+                    .reSync(name: "accounts"),
+                    up("up", target: .collection, mergeMode: "MERGE_FIELDS", fieldlist: ["Name", "Phone"]),
+                ] + resolution + [.reSync(name: "up")]))
+    }
+
+    static var mergeFields: [SessionCase] {
+        [
+            merge(
+                name: "merge",
+                summary:
+                    "An Account's Name edited locally and its Phone on the server: the MERGE_FIELDS reSync keeps "
+                    + "both, and the sync up sends only the Name.",
+                serverField: "Phone", resolution: []),
+            merge(
+                name: "conflict-resolved",
+                summary:
+                    "An Account's Name edited on both sides: the reSync lists a conflict, the sync up holds the "
+                    + "record, the app takes the server's Name, and the next sync up sends nothing.",
+                serverField: "Name",
+                resolution: [.resolveConflict(soup: soup, field: "Id", value: SessionCase.accountId(0), take: "server")]
+            ),
+        ]
+    }
+
     // MARK: - Related records
 
     static let contactsSoup = "contacts"
@@ -327,10 +368,11 @@ public enum SessionCatalog {
     }
 
     static func up(
-        _ name: String, target: SessionSyncUpTarget, fieldlist: [String] = ["Name"], externalIdField: String? = nil
+        _ name: String, target: SessionSyncUpTarget, mergeMode: String = "OVERWRITE", fieldlist: [String] = ["Name"],
+        externalIdField: String? = nil
     ) -> SessionOperation {
         .syncUp(
-            name: name, soup: soup, target: target, mergeMode: "OVERWRITE", fieldlist: fieldlist,
+            name: name, soup: soup, target: target, mergeMode: mergeMode, fieldlist: fieldlist,
             externalIdField: externalIdField)
     }
 }

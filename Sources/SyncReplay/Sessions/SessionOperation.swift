@@ -59,4 +59,7 @@ public enum SessionOperation: Codable, Hashable, Sendable {
     case restart
     /// Simulates a crash: the manager and the store are dropped and the store reopened.
     case reopenStore
+    /// Resolves the open MERGE_FIELDS conflict of the first record whose `field` equals
+    /// `value`, every field (or the whole record) taking the side `take`: `local` or `server`.
+    case resolveConflict(soup: String, field: String, value: String, take: String)
 }

@@ -141,6 +141,11 @@ public final class SessionRunner {
             _ = try await openManager().restart(restartStoppedSyncs: true)
         case .reopenStore:
             try reopen()
+        case .resolveConflict(let soup, let field, let value, let take):
+            guard let side = ConflictResolution.Side(rawValue: take) else {
+                throw SessionReplayError(.malformedFile, "conflict side \"\(take)\" is not local or server")
+            }
+            try openStore().resolveConflict(soup: soup, entryId: try entryId(soup, field, value), .take(side))
         }
     }
 
@@ -255,7 +260,8 @@ public final class SessionRunner {
 
     private static func mergeMode(_ text: String) throws -> MergeMode {
         guard let mode = MergeMode(rawValue: text) else {
-            throw SessionReplayError(.malformedFile, "merge mode \"\(text)\" is not OVERWRITE or LEAVE_IF_CHANGED")
+            throw SessionReplayError(
+                .malformedFile, "merge mode \"\(text)\" is not OVERWRITE, LEAVE_IF_CHANGED or MERGE_FIELDS")
         }
         return mode
     }

@@ -28,6 +28,12 @@ import Soups
 ///
 /// At the end, with faults off, sync up then sync down (and ghost cleaning) must leave the soup
 /// and the server with the same records, every one of them.
+///
+/// A run with `mergeFields` syncs the accounts soup with ``MergeMode/mergeFields`` both ways
+/// (docs/conflicts.md): the app and the server edit its Name or its Phone, the app resolves some
+/// conflicts after each sync down and every one at the end, and after every step no local field
+/// edit has disappeared unless a resolution took the server's value, and every conflict lists
+/// values both sides really had.
 public final class SyncSimulation {
     /// What a run found.
     public struct Outcome: Sendable {
@@ -50,6 +56,8 @@ public final class SyncSimulation {
         /// cleaning: created here, uploaded, then deleted on the server before any sync down
         /// fetched them (decision 0319).
         public var unownedRecordsCleaned = 0
+        /// How many conflicts the app resolved (`mergeFields` runs only).
+        public var conflictsResolved = 0
     }
 
     static let soup = "accounts"
@@ -60,6 +68,8 @@ public final class SyncSimulation {
     static let reSyncOverlapSeconds = 2
 
     let seed: UInt64
+    /// Whether the accounts soup syncs with MERGE_FIELDS (else LEAVE_IF_CHANGED down, OVERWRITE up).
+    let mergeFields: Bool
     private let directory: ScratchDirectory
     let clock: ManualWallClock
     private let boot = ManualBootIdentity()
@@ -72,14 +82,18 @@ public final class SyncSimulation {
     private var downSyncId: Int64 = 0
     /// How far `pagesNewest` has scanned the journal, and the newest page watermark it saw.
     private var pagesScan = (through: UInt64(0), newest: Int64(-1))
-    /// The app's changes not yet confirmed by an upload outcome: `_soupEntryId` → Name.
-    private var pending: [Int64: String] = [:]
+    /// The app's changes not yet confirmed by an upload outcome: `_soupEntryId` → field → value.
+    var pending: [Int64: [String: String]] = [:]
+    /// Every value each server record's fields held after a step, as `Id` → field → the
+    /// values' JSON (`mergeFields` runs only): what a conflict may say the server had.
+    var serverValuesSeen: [String: [String: Set<String>]] = [:]
     var outcome: Outcome
     /// The parent/children soups' state: see SyncSimulation+Trees.swift.
     var trees = TreeState()
 
-    private init(seed: UInt64) throws {
+    private init(seed: UInt64, mergeFields: Bool) throws {
         self.seed = seed
+        self.mergeFields = mergeFields
         directory = try ScratchDirectory("simulation")
         clock = ManualWallClock(WallTime(millisecondsSinceEpoch: 1_800_000_000_000), tick: .milliseconds(1))
         let logger = Logger.discarding
@@ -120,9 +134,10 @@ public final class SyncSimulation {
     /// compactions its stores' retention policy makes).
     public static let compactionEvery = 25
 
-    /// Runs `steps` against a fresh store and simulator made from `seed`.
-    public static func run(seed: UInt64, steps: [SimulationStep]) async throws -> Outcome {
-        let simulation = try SyncSimulation(seed: seed)
+    /// Runs `steps` against a fresh store and simulator made from `seed`; with `mergeFields`,
+    /// the accounts soup syncs with MERGE_FIELDS.
+    public static func run(seed: UInt64, steps: [SimulationStep], mergeFields: Bool = false) async throws -> Outcome {
+        let simulation = try SyncSimulation(seed: seed, mergeFields: mergeFields)
         defer { simulation.directory.remove() }
         return try await simulation.run(steps)
     }
@@ -130,11 +145,11 @@ public final class SyncSimulation {
     /// Runs the seed's steps; on a failure, searches for a shorter step list that still fails.
     ///
     /// - Returns: the outcome, and the shortest failing step list found (empty when none failed).
-    public static func campaign(seed: UInt64, steps count: Int, shrinkAttemptsMax: Int = 200) async throws -> (
-        outcome: Outcome, shortest: [SimulationStep]
-    ) {
+    public static func campaign(
+        seed: UInt64, steps count: Int, shrinkAttemptsMax: Int = 200, mergeFields: Bool = false
+    ) async throws -> (outcome: Outcome, shortest: [SimulationStep]) {
         let steps = Self.steps(seed: seed, count: count)
-        let first = try await run(seed: seed, steps: steps)
+        let first = try await run(seed: seed, steps: steps, mergeFields: mergeFields)
         guard first.failure != nil else { return (first, []) }
         var shortest = Array(steps.prefix(first.stepsRun))
         var attempts = 0
@@ -147,7 +162,7 @@ public final class SyncSimulation {
                 var candidate = shortest
                 candidate.removeSubrange(start..<min(start + chunk, candidate.count))
                 attempts += 1
-                let result = try await run(seed: seed, steps: candidate)
+                let result = try await run(seed: seed, steps: candidate, mergeFields: mergeFields)
                 if result.failure != nil {
                     shortest = Array(candidate.prefix(result.stepsRun))
                     removedAny = true
@@ -173,18 +188,24 @@ public final class SyncSimulation {
                 IndexSpec(path: "Id", type: .string), IndexSpec(path: "ExternalId__c", type: .string),
                 IndexSpec(path: "__local__", type: .string),
             ])
+        let fields = mergeFields ? "Id, Name, Phone, ExternalId__c" : "Id, Name, ExternalId__c"
         let down = try await manager?.createSyncDown(
             target: try SyncDownTargetDescriptor(
-                .soql(query: "SELECT Id, Name, ExternalId__c, LastModifiedDate FROM Account"),
+                .soql(query: "SELECT \(fields), LastModifiedDate FROM Account"),
                 reSyncOverlapSeconds: Self.reSyncOverlapSeconds),
-            options: SyncOptions(mergeMode: .leaveIfChanged), soupName: Self.soup, name: "down")
+            options: SyncOptions(mergeMode: mergeFields ? .mergeFields : .leaveIfChanged), soupName: Self.soup,
+            name: "down")
         downSyncId = down?.id ?? 0
         var upTarget = SyncUpTargetDescriptor()
         upTarget.externalIdFieldName = "ExternalId__c"
         try await manager?.createSyncUp(
-            target: upTarget, options: SyncOptions(mergeMode: .overwrite, fieldlist: ["Name", "ExternalId__c"]),
+            target: upTarget,
+            options: SyncOptions(
+                mergeMode: mergeFields ? .mergeFields : .overwrite,
+                fieldlist: Self.editedFields(mergeFields: mergeFields) + ["ExternalId__c"]),
             soupName: Self.soup, name: "up")
         try await setUpTrees()
+        noteServerValues()
         for (number, step) in steps.enumerated() {
             outcome.stepsRun = number + 1
             do {
@@ -215,13 +236,13 @@ public final class SyncSimulation {
                     "attributes": ["type": "Account"], "Name": .string(name),
                     "ExternalId__c": .string("LOC-\(createdCount)"),
                 ])
-            pending[try Self.entryId(record)] = name
+            pending[try Self.entryId(record)] = ["Name": name]
         case .localUpdate(let pick):
             guard let record = try pickRecord(pick, where: { !Self.flag($0, "__locally_deleted__") }) else { return }
-            let name = "Edited \(clock.now().millisecondsSinceEpoch)"
+            let (field, value) = editedField(pick, prefix: "Edited \(clock.now().millisecondsSinceEpoch)")
             _ = try store.soups.updateLocally(
-                Self.soup, entryId: Self.entryId(record), changes: ["Name": .string(name)])
-            pending[try Self.entryId(record)] = name
+                Self.soup, entryId: Self.entryId(record), changes: [field: .string(value)])
+            pending[try Self.entryId(record), default: [:]][field] = value
         case .localDelete(let pick):
             guard let record = try pickRecord(pick, where: { !Self.flag($0, "__locally_deleted__") }) else { return }
             _ = try store.soups.deleteLocally(Self.soup, entryId: Self.entryId(record))
@@ -230,6 +251,7 @@ public final class SyncSimulation {
             try performOnTheServer(step)
         case .syncDown:
             count(try await manager.reSync(name: "down"))
+            if mergeFields { try resolveConflicts(store, all: false) }
         case .syncUp:
             try await syncUp(manager, store)
         case .cleanGhosts:
@@ -269,17 +291,17 @@ public final class SyncSimulation {
         case .serverUpdate(let pick):
             let ids = try serverIds()
             guard !ids.isEmpty else { return }
+            let (field, value) = editedField(pick >> 9, prefix: "Remote edit \(pick % 1000)")
             try simulator.write(
-                type: "Account", id: ids[Int(pick % UInt64(ids.count))],
-                fields: ["Name": .string("Remote edit \(pick % 1000)")])
+                type: "Account", id: ids[Int(pick % UInt64(ids.count))], fields: [field: .string(value)])
         case .serverLateUpdate(let pick):
             let ids = try serverIds()
             guard !ids.isEmpty else { return }
             let secondsBack = Int64(pick / 1000 % UInt64(Self.reSyncOverlapSeconds + 1))
             let started = simulator.now.millisecondsSinceEpoch - secondsBack * 1000
+            let (field, value) = editedField(pick >> 9, prefix: "Late edit \(pick % 1000)")
             try simulator.write(
-                type: "Account", id: ids[Int(pick % UInt64(ids.count))],
-                fields: ["Name": .string("Late edit \(pick % 1000)")],
+                type: "Account", id: ids[Int(pick % UInt64(ids.count))], fields: [field: .string(value)],
                 modifiedAt: WallTime(millisecondsSinceEpoch: started))
         case .serverDelete(let pick):
             let ids = try serverIds()
@@ -290,23 +312,23 @@ public final class SyncSimulation {
         }
     }
 
-    private func syncUp(_ manager: SyncManager, _ store: SyncStore) async throws {
+    func syncUp(_ manager: SyncManager, _ store: SyncStore) async throws {
         let before = pending
         count(try await manager.reSync(name: "up"))
-        // A record the upload cleaned must hold the app's value on the server now.
-        for (entryId, name) in before {
+        // A record the upload cleaned must hold the app's values on the server now.
+        for (entryId, changes) in before {
             guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first, !LocalFlags.isDirty(record)
             else {
                 continue
             }
             let id = record["Id"]?.string ?? ""
-            let server = try await serverName(id)
-            guard server == name else {
+            let server = serverRecord(id)
+            for (field, value) in changes where server?[field]?.string != value {
                 let history = try RecordHistory(journal: store.journal, soup: Self.soup, id: String(entryId)).events
-                    .map { "#\($0.sequence) \($0.kind) \($0.action) \($0.record?["Name"]?.string ?? "")" }
+                    .map { "#\($0.sequence) \($0.kind) \($0.action) \($0.record?[field]?.string ?? "")" }
                 throw InvariantFailure(
-                    "record \(entryId) was cleaned but the server has \(server ?? "nothing") for \(id), not \(name); "
-                        + "its history: \(history)")
+                    "record \(entryId) was cleaned but the server has \(server?[field]?.string ?? "nothing") in "
+                        + "\(field) of \(id), not \(value); its history: \(history)")
             }
             pending[entryId] = nil
         }
@@ -321,7 +343,7 @@ public final class SyncSimulation {
         } catch is SalesforceError, is TransportFailure {
             outcome.syncsFailed += 1
         }
-        let server = try await serverRecords()
+        let server = serverRecords()
         for record in before where try store.soups.retrieve(Self.soup, ids: [Self.entryId(record)]).isEmpty {
             let owner = record["__sync_id__"] ?? .null
             let isClean = record["__local__"] == false
@@ -336,22 +358,28 @@ public final class SyncSimulation {
     }
 
     /// Faults off, then sync up, sync down and clean ghosts: the soup must equal the server.
+    /// A MERGE_FIELDS run resolves every conflict first, and syncs again while records are held
+    /// for a merge.
     private func converge() async throws {
         simulator.setFaultPlan(.none)
         guard let manager, let store else { return }
         try await sendTrees(manager, store)
-        try await syncUp(manager, store)
-        count(try await manager.reSync(name: "down"))
+        if mergeFields {
+            try await convergeMerging(manager, store)
+        } else {
+            try await syncUp(manager, store)
+            count(try await manager.reSync(name: "down"))
+        }
         try await cleanGhosts(manager, store)
         try check()
         let local = try allRecords()
         if let dirty = local.first(where: LocalFlags.isDirty) {
             throw InvariantFailure("record \(try Self.entryId(dirty)) is still dirty after a fault-free sync up")
         }
-        let serverNames = try await serverRecords()
+        let serverNames = serverRecords()
         // Every record, with no exemption: ghost cleaning also removes the uploaded creates the
         // server deleted before a sync down owned them (decision 0319).
-        let localNames = Dictionary(local.map { ($0["Id"]?.string ?? "", $0["Name"]?.string ?? "") }) { first, _ in
+        let localNames = Dictionary(local.map { ($0["Id"]?.string ?? "", compared($0)) }) { first, _ in
             first
         }
         guard localNames == serverNames else {
@@ -404,14 +432,20 @@ public final class SyncSimulation {
         guard let store else { return }
         let report = try store.journal.verify()
         guard report.isConsistent else { throw InvariantFailure("verify found \(report.divergences)") }
-        for (entryId, name) in pending {
+        for (entryId, changes) in pending {
             guard let record = try store.soups.retrieve(Self.soup, ids: [entryId]).first else {
-                throw InvariantFailure("record \(entryId), changed locally to \(name), was lost")
+                throw InvariantFailure("record \(entryId), changed locally to \(changes), was lost")
             }
-            guard LocalFlags.isDirty(record), record["Name"]?.string == name else {
-                throw InvariantFailure("record \(entryId) lost its local change \(name): \(record.serializedString)")
+            for (field, value) in changes where record[field]?.string != value || !LocalFlags.isDirty(record) {
+                // A merge whose local changes all equal the server's leaves the record clean.
+                guard mergeFields, record[field]?.string == value else {
+                    throw InvariantFailure(
+                        "record \(entryId) lost its local change \(field) \(value): \(record.serializedString)")
+                }
             }
+            if !LocalFlags.isDirty(record) { pending[entryId] = nil }
         }
+        if mergeFields { try checkConflicts(store) }
         if let state = try store.syncState(id: downSyncId), state.maxTimeStamp > 0 {
             let newest =
                 try allRecords().compactMap { $0["LastModifiedDate"]?.string }.compactMap(WallTime.init(iso8601:))
@@ -493,7 +527,7 @@ public final class SyncSimulation {
             ])
     }
 
-    private func allRecords() throws -> [JSONValue] {
+    func allRecords() throws -> [JSONValue] {
         try store?.soups.query(QuerySpec.all(Self.soup, orderPath: "_soupEntryId", pageSize: 100_000)) ?? []
     }
 
@@ -508,14 +542,15 @@ public final class SyncSimulation {
         simulator.liveRecords(type: "Account").compactMap { $0["Id"]?.string }.sorted()
     }
 
-    private func serverName(_ id: String) async throws -> String? {
-        simulator.liveRecords(type: "Account").first { $0["Id"]?.string == id }?["Name"]?.string
+    func serverRecord(_ id: String) -> [String: JSONValue]? {
+        simulator.liveRecords(type: "Account").first { $0["Id"]?.string == id }
     }
 
-    private func serverRecords() async throws -> [String: String] {
+    /// The live server Accounts' compared fields, by Id.
+    private func serverRecords() -> [String: String] {
         var names: [String: String] = [:]
         for record in simulator.liveRecords(type: "Account") {
-            names[record["Id"]?.string ?? ""] = record["Name"]?.string ?? ""
+            names[record["Id"]?.string ?? ""] = compared(.object(record))
         }
         return names
     }
