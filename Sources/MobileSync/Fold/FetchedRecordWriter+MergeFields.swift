@@ -30,8 +30,20 @@ extension FetchedRecordWriter {
         if local[LocalFlags.locallyDeleted] == .bool(true) {
             newBase = (base ?? [:]).merging(serverFields) { $1 }
             let changed = FieldMerge.serverChangedFields(serverFields, from: base)
+            // The server's audit fields, as a merge takes them: the sync up's check compares the
+            // record's LastModifiedDate with the server's, and the app's own upload moved that.
+            let audited = local.merging(serverFields.filter { FieldMerge.isServerMaintained($0.key) }) { $1 }
+            let rewritten = audited != local
+            if rewritten {
+                local = audited
+                local[SoupStore.lastModifiedDateField] = .number(JSONNumber(entry.timestamp.millisecondsSinceEpoch))
+                try state.storeRecord(.object(local), entryId: match, in: soup)
+            }
             guard !changed.isEmpty || previous != nil else {
-                try explain(match, .keptLocalChange(syncId: syncId), idValue: idValue)
+                try state.putDirtyNote(DirtyNote(base: .object(newBase), conflict: nil), match, in: soup.soupId)
+                try explain(
+                    match, rewritten ? .mergedFields(syncId: syncId, conflicts: 0) : .keptLocalChange(syncId: syncId),
+                    idValue: idValue)
                 return true
             }
             conflict.kind = .deletedLocally

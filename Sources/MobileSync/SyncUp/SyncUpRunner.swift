@@ -63,6 +63,8 @@ package struct SyncUpRunner: Sendable {
         var summary = SyncUpSummary()
         var requestNumber = try await reconcile(into: &summary)
         var pending = try await dirtyRecords()
+        // Read once, as the records are: the notes of the records this run sends.
+        let notes = options.mergeMode == .mergeFields ? try mergeNotes() : MergeNotes()
         let total = pending.count
         var processed = 0
         await progress(processed, total)
@@ -73,7 +75,7 @@ package struct SyncUpRunner: Sendable {
                 if shouldStop() { return (summary, true) }
                 let batch = Array(pending[start..<min(start + max(1, target.maxBatchSize), pending.count)])
                 requestNumber += 1
-                notFound.formUnion(try await send(batch, request: requestNumber, into: &summary))
+                notFound.formUnion(try await send(batch, request: requestNumber, notes: notes, into: &summary))
                 if !isRetryPass {
                     processed += batch.count
                     await progress(processed, total)
@@ -88,9 +90,27 @@ package struct SyncUpRunner: Sendable {
         return (summary, false)
     }
 
+    /// The dirty set's notes of a MERGE_FIELDS run: each record's base, and the records with an
+    /// open conflict.
+    private struct MergeNotes {
+        var notes: [Int64: DirtyNote] = [:]
+        var inConflict: Set<Int64> = []
+    }
+
+    private func mergeNotes() throws -> MergeNotes {
+        let dirty = try store.soups.dirtyNotes(soupName)
+        return MergeNotes(
+            notes: Dictionary(dirty.map { ($0.entryId, $0.note) }) { $1 },
+            inConflict: Set(
+                dirty.filter {
+                    RecordConflict.open($0.note, record: $0.record, soup: soupName, entryId: $0.entryId) != nil
+                }.map(\.entryId)))
+    }
+
     /// Sends one batch: intent, request, outcome. Returns the records the server did not have.
-    private func send(_ batch: [JSONValue], request: Int, into summary: inout SyncUpSummary) async throws -> Set<Int64>
-    {
+    private func send(
+        _ batch: [JSONValue], request: Int, notes merge: MergeNotes, into summary: inout SyncUpSummary
+    ) async throws -> Set<Int64> {
         var toSend = batch
         if options.mergeMode == .leaveIfChanged {
             let checked = batch.filter(SyncUpAction.requiresServerCall)
@@ -99,16 +119,8 @@ package struct SyncUpRunner: Sendable {
             summary.skippedByLeaveIfChanged.append(contentsOf: older.sorted())
             toSend = batch.filter { !older.contains(Self.entryId($0)) }
         }
-        var notes: [Int64: DirtyNote] = [:]
-        var inConflict: Set<Int64> = []
         if options.mergeMode == .mergeFields {
-            let dirty = try store.soups.dirtyNotes(soupName)
-            notes = Dictionary(dirty.map { ($0.entryId, $0.note) }) { $1 }
-            inConflict = Set(
-                dirty.filter {
-                    RecordConflict.open($0.note, record: $0.record, soup: soupName, entryId: $0.entryId) != nil
-                }.map(\.entryId))
-            let held = try await heldForMerge(batch, inConflict: inConflict)
+            let held = try await heldForMerge(batch, inConflict: merge.inConflict)
             summary.skippedForMerge.append(contentsOf: held.sorted())
             toSend = batch.filter { !held.contains(Self.entryId($0)) }
         }
@@ -123,7 +135,7 @@ package struct SyncUpRunner: Sendable {
             }, externalIdFieldName: target.externalIdFieldName)
         try store.journal.append(upload.intentDraft)
         let sent = toSend.map { record in
-            notes[Self.entryId(record)]?.base?.object.map { changedFields(of: record, since: $0) } ?? record
+            merge.notes[Self.entryId(record)]?.base?.object.map { changedFields(of: record, since: $0) } ?? record
         }
         let outcomes = try await target.syncUp(sent, fieldlist: options.fieldlist)
         try store.journal.append(upload.outcomeDraft(outcomes))
@@ -149,7 +161,14 @@ package struct SyncUpRunner: Sendable {
     /// which a MERGE_FIELDS sync down merges first.
     private func heldForMerge(_ batch: [JSONValue], inConflict: Set<Int64>) async throws -> Set<Int64> {
         var held = Set(batch.map(Self.entryId).filter(inConflict.contains))
-        let checked = batch.filter { SyncUpAction(record: $0) == .update && !held.contains(Self.entryId($0)) }
+        // Updates and deletes, as LEAVE_IF_CHANGED checks them: a local delete must not remove
+        // a server change it never saw; held, it becomes a record-level conflict at the next
+        // sync down.
+        let checked = batch.filter { record in
+            let action = SyncUpAction(record: record)
+            return (action == .update || (action == .delete && SyncUpAction.requiresServerCall(record)))
+                && !held.contains(Self.entryId(record))
+        }
         let newer = try await target.areNewerThanServer(checked)
         let stale = zip(checked, newer).filter { !$0.1 }.map(\.0)
         let gone = try await deletedOnServer(stale)
