@@ -5,7 +5,7 @@ import SyncTesting
 import Testing
 
 /// The Conflicts page and the timeline's conflict marks, on a store where msync found a field
-/// conflict and a record-level one against the simulator (``ConflictedStore``).
+/// conflict and both record-level ones against the simulator (``ConflictedStore``).
 @Suite(.serialized) struct InspectorConflictsTests {
     /// The provenance members the endpoint adds to what `msync conflicts --json` prints.
     private static let provenance: Set<String> = ["baseEntry", "localEntry", "serverEntry"]
@@ -50,7 +50,7 @@ import Testing
         await conflicted.stop()
 
         #expect(all.status == 200)
-        #expect(all.json["openCount"] == 2)
+        #expect(all.json["openCount"] == 3)
         let conflicts = all.json["conflicts"]?.array ?? []
         // Each conflict is what `msync conflicts --json` prints, with the entries behind it.
         #expect(conflicts.map(Self.withoutProvenance) == listed.map(\.json))
@@ -81,6 +81,18 @@ import Testing
         #expect(phone["localEntry"] == Self.number(conflicted.fetched))
         #expect(phone["baseEntry"] == Self.number(conflicted.fetched))
 
+        // The upload's outcome found the server's delete; the app's edit made the local value.
+        let gone = try #require(conflicts.first { $0["kind"] == "deletedOnServer" })
+        #expect(gone["id"] == .string(conflicted.serverDeletedId))
+        #expect(gone["entry"] == Self.number(conflicted.uploaded))
+        #expect(gone["deletedBy"] == Self.number(conflicted.uploaded))
+        let edit = try #require(gone["fields"]?.array?.first { $0["path"] == "Name" })
+        #expect(edit["local"] == "Edited here")
+        #expect(edit["server"] == .null)
+        #expect(edit["localEntry"] == Self.number(conflicted.serverDeletedEdit))
+        #expect(edit["baseEntry"] == Self.number(conflicted.fetched))
+        #expect(edit["serverEntry"] == Self.number(conflicted.uploaded))
+
         #expect(oneSoup.json["conflicts"] == all.json["conflicts"])
         #expect(oneSoup.json["soup"] == "accounts")
         #expect(unknownSoup.status == 404)
@@ -100,8 +112,13 @@ import Testing
         await conflicted.stop()
 
         let refetched = Self.number(conflicted.refetched)
-        // The page that found both conflicts is marked, and so is the run holding it.
-        #expect(Self.marked(before) == [Self.Mark(sequence: refetched, conflicts: 2)])
+        let uploaded = Self.number(conflicted.uploaded)
+        // The page that found two conflicts is marked, and so is the run holding it; so is the
+        // upload's outcome that found the third.
+        #expect(
+            Self.marked(before) == [
+                Self.Mark(sequence: refetched, conflicts: 2), Self.Mark(sequence: uploaded, conflicts: 1),
+            ])
         let run = (before["groups"]?.array ?? []).first { group in
             group["entries"]?.array?.contains { $0["sequence"] == refetched } == true
         }
@@ -111,13 +128,16 @@ import Testing
 
         // Resolved, the conflict leaves the page and its page's count; the resolution is marked
         // and links to its record.
-        #expect(Self.marked(after) == [Self.Mark(sequence: refetched, conflicts: 1)])
+        #expect(
+            Self.marked(after) == [
+                Self.Mark(sequence: refetched, conflicts: 1), Self.Mark(sequence: uploaded, conflicts: 1),
+            ])
         let resolution = try #require(Self.entries(after).last)
         #expect(resolution["kind"] == "sync.conflict.resolved")
         #expect(resolution["resolvesConflict"] == true)
         #expect(resolution["records"] == [["soup": "accounts", "id": .string(conflicted.editedId)]])
-        #expect(remaining.json["openCount"] == 1)
-        #expect(remaining.json["conflicts"]?.array?.map { $0["kind"] } == ["deletedLocally"])
+        #expect(remaining.json["openCount"] == 2)
+        #expect(remaining.json["conflicts"]?.array?.map { $0["kind"] }.contains("fields") == false)
     }
 
     @Test func aBrowserShowsTheConflictsSideBySideAndTheTimelineMarks() async throws {
@@ -154,14 +174,21 @@ import Testing
         served.stop()
         await conflicted.stop()
 
-        #expect(page.contains("2 open conflicts"))
+        #expect(page.contains("3 open conflicts"))
         #expect(page.contains("field conflict"))
         #expect(page.contains("deleted locally, changed on the server"))
-        for value in ["Mine", "Theirs", "555-0100", conflicted.editedId, conflicted.deletedId] {
+        #expect(page.contains("changed locally, deleted on the server"))
+        for value in [
+            "Mine", "Theirs", "555-0100", "Edited here", conflicted.editedId, conflicted.deletedId,
+            conflicted.serverDeletedId,
+        ] {
             #expect(page.contains(value), "the Conflicts page does not show \(value)")
         }
         // Each value links to the entry that produced it, as the other pages link entries.
-        for sequence in [conflicted.fetched, conflicted.edited, conflicted.deleted, conflicted.refetched] {
+        for sequence in [
+            conflicted.fetched, conflicted.edited, conflicted.deleted, conflicted.refetched,
+            conflicted.serverDeletedEdit, conflicted.uploaded,
+        ] {
             #expect(page.contains("asOf=\(sequence)\">#\(sequence)</a>"), "no link to entry \(sequence)")
         }
         #expect(timeline.contains("conflict-found"))

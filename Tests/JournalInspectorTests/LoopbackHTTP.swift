@@ -28,9 +28,10 @@ enum LoopbackHTTP {
         try await exchange("GET", port: port, target, host: host, body: nil)
     }
 
-    /// Sends `POST target` with `body` as JSON to 127.0.0.1:`port` (the simulator's control plane).
-    static func post(port: Int, _ target: String, body: [UInt8]) async throws -> Answer {
-        try await exchange("POST", port: port, target, host: nil, body: body)
+    /// Sends `method target` with `body` as JSON to 127.0.0.1:`port` (the simulator's control
+    /// plane).
+    static func request(_ method: String, port: Int, _ target: String, body: [UInt8]) async throws -> Answer {
+        try await exchange(method, port: port, target, host: nil, body: body)
     }
 
     private static func exchange(_ method: String, port: Int, _ target: String, host: String?, body: [UInt8]?)
