@@ -6,7 +6,9 @@ import ToolSupport
 extension Inspector {
     /// The timeline: every entry from the horizon to `asOf`, grouped into sync runs, local
     /// edits and single entries; filtered by `kind`, `soup`, `sync` (as `log` filters) and
-    /// `record` (the entries `blame` lists for that record of `soup`). A page lists the newest
+    /// `record` (the entries `blame` lists for that record of `soup`). Entries that found open
+    /// conflicts, and conflict resolutions, are marked (`TimelineGroup.entryJSON`).
+    /// A page lists the newest
     /// `limit` matching entries (``timelineEntriesDefault``, at most ``timelineEntriesMax``);
     /// `to=` pages back.
     func timeline(_ request: InspectorRequest) throws -> JSONValue {
@@ -37,12 +39,13 @@ extension Inspector {
         let groups = try TimelineGroup.group(
             try entries(from: matching > shown.count ? firstShown : nil, through: asOf ?? last))
         let visible = groups.filter { group in group.entries.contains { shown.contains($0.sequence) } }
+        let found = try conflictsFound()
         return [
             "lastSequence": number(last), "asOf": number(asOf ?? last),
             "horizon": number(horizon.firstSequence), "compacted": .bool(horizon.isCompacted),
             "shownEntries": number(UInt64(shown.count)), "matchingEntries": number(UInt64(matching)),
             "firstShown": number(firstShown),
-            "groups": .array(visible.map { $0.json(showing: shown) }),
+            "groups": .array(visible.map { $0.json(showing: shown, conflictsFound: found) }),
             "kinds": .array(try store.journal.read { try $0.kindCounts() }.keys.sorted().map { .string($0.rawValue) }),
         ]
     }

@@ -22,7 +22,7 @@ struct Inspector: Sendable {
     let assets: InspectorAssets
 
     /// The page names; each is served at `/<name>` and its data at `/api/<name>`.
-    static let pageNames: Set<String> = ["timeline", "syncs", "soups", "record", "state", "store"]
+    static let pageNames: Set<String> = ["timeline", "syncs", "soups", "record", "conflicts", "state", "store"]
 
     /// Answers `request`: a 403 without the token or from another host, else the page or data.
     func respond(to request: InspectorRequest) -> InspectorResponse {
@@ -62,6 +62,7 @@ struct Inspector: Sendable {
         case "/api/soups": return .json(try soups(request))
         case "/api/query": return .json(try query(request))
         case "/api/record": return .json(try record(request))
+        case "/api/conflicts": return .json(try conflicts(request))
         case "/api/store": return .json(try storePage(request))
         default: throw InspectorError(.notFound, "no page or endpoint at \(path)")
         }

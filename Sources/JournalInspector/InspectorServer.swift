@@ -19,7 +19,8 @@ import ServiceLifecycle
 ///
 /// Every request must carry the token (`token=` in its query) and name 127.0.0.1 or
 /// localhost as its host, else it is answered 403. Pages are at `/timeline`, `/syncs`,
-/// `/soups`, `/record`, `/state` and `/store`; their data at `/api/…` (docs/inspector.md).
+/// `/soups`, `/record`, `/conflicts`, `/state` and `/store`; their data at `/api/…`
+/// (docs/inspector.md).
 public final class InspectorServer: Sendable {
     /// The shortest token accepted, in characters: 128 bits in hexadecimal.
     public static let tokenLengthMin = 32

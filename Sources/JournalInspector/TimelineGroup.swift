@@ -77,15 +77,19 @@ struct TimelineGroup: Sendable {
         return groups
     }
 
-    /// The group as the timeline endpoint sends it, listing only the entries in `shown`.
-    func json(showing shown: Set<UInt64>?) -> JSONValue {
+    /// The group as the timeline endpoint sends it, listing only the entries in `shown`;
+    /// `conflictsFound` counts the open conflicts each entry found, by sequence.
+    func json(showing shown: Set<UInt64>?, conflictsFound: [UInt64: Int] = [:]) -> JSONValue {
         let visible = entries.filter { shown?.contains($0.sequence) ?? true }
         var object: [String: JSONValue] = [
             "type": .string(kind.rawValue),
             "first": .number(JSONNumber(Int64(entries.first?.sequence ?? 0))),
             "last": .number(JSONNumber(Int64(entries.last?.sequence ?? 0))),
-            "entries": .array(visible.map(Self.entryJSON)),
+            "entries": .array(visible.map { Self.entryJSON($0, conflictsFound: conflictsFound) }),
         ]
+        // The whole group's count, so a run whose pages are not all listed still shows it.
+        let conflicts = entries.reduce(0) { $0 + (conflictsFound[$1.sequence] ?? 0) }
+        if conflicts > 0 { object["conflicts"] = .number(JSONNumber(Int64(conflicts))) }
         if let syncId { object["syncId"] = .string(syncId) }
         if let syncName { object["syncName"] = .string(syncName) }
         if let soup { object["soup"] = .string(soup) }
@@ -100,11 +104,13 @@ struct TimelineGroup: Sendable {
         return .object(object)
     }
 
-    /// One entry as the pages show it: the `log` fields, its header, and a short summary.
-    static func entryJSON(_ entry: JournalEntry) -> JSONValue {
+    /// One entry as the pages show it: the `log` fields, its header, and a short summary;
+    /// `conflicts`, the number of open conflicts it found (from `conflictsFound`, by sequence),
+    /// when there are any, and `resolvesConflict` for a conflict's resolution.
+    static func entryJSON(_ entry: JournalEntry, conflictsFound: [UInt64: Int] = [:]) -> JSONValue {
         var header: [String: JSONValue] = [:]
         for (name, value) in entry.header { header[name] = .string(value.description) }
-        return [
+        var object: [String: JSONValue] = [
             "sequence": .number(JSONNumber(Int64(entry.sequence))),
             "timestamp": .string(entry.timestamp.salesforceFormat),
             "kind": .string(entry.kind.rawValue),
@@ -112,6 +118,11 @@ struct TimelineGroup: Sendable {
             "summary": .string(summary(of: entry)),
             "records": .array(recordNames(in: entry)),
         ]
+        if let count = conflictsFound[entry.sequence], count > 0 {
+            object["conflicts"] = .number(JSONNumber(Int64(count)))
+        }
+        if entry.kind == .syncConflictResolved { object["resolvesConflict"] = true }
+        return .object(object)
     }
 
     /// The most records of one entry the timeline links to; the record page has the rest.
@@ -119,10 +130,15 @@ struct TimelineGroup: Sendable {
 
     /// The records an entry carries (a save, a fetched page), as `{soup, id}` to link to.
     static func recordNames(in entry: JournalEntry) -> [JSONValue] {
-        // A save holds `{"records": […]}`, a fetched page the array of records itself.
+        // A save holds `{"records": […]}`, a fetched page the array of records itself, a
+        // conflict's resolution `{entryId, record}`.
         guard entry.payloadFormat == .json, let soup = entry.header["soup"]?.string,
-            let payload = try? entry.jsonPayload(), let records = payload["records"]?.array ?? payload.array
+            let payload = try? entry.jsonPayload()
         else { return [] }
+        if entry.kind == .syncConflictResolved, let entryId = payload["entryId"]?.number?.text {
+            return [["soup": .string(soup), "id": .string(payload["record"]?["Id"]?.string ?? entryId)]]
+        }
+        guard let records = payload["records"]?.array ?? payload.array else { return [] }
         return records.prefix(linkedRecordsMax).compactMap { record in
             let id = record["Id"]?.string ?? record["_soupEntryId"]?.number?.text
             return id.map { ["soup": .string(soup), "id": .string($0)] }

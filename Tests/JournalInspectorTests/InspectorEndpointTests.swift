@@ -150,7 +150,7 @@ import Testing
     @Test func everyPageIsServedAndBadQuestionsAreClearErrors() async throws {
         let session = try await InspectedSession.start()
         var pages: [LoopbackHTTP.Answer] = []
-        for path in ["/", "/timeline", "/syncs", "/soups", "/record", "/state", "/store"] {
+        for path in ["/", "/timeline", "/syncs", "/soups", "/record", "/conflicts", "/state", "/store"] {
             pages.append(try await session.get(path))
         }
         let script = try await session.get("/assets/inspector.js")

@@ -25,14 +25,29 @@ enum LoopbackHTTP {
     /// The socket is read on a Dispatch thread, never on the cooperative pool: a test's server
     /// answers on that pool, which has as few threads as the machine has cores.
     static func get(port: Int, _ target: String, host: String? = nil) async throws -> Answer {
+        try await exchange("GET", port: port, target, host: host, body: nil)
+    }
+
+    /// Sends `method target` with `body` as JSON to 127.0.0.1:`port` (the simulator's control
+    /// plane).
+    static func request(_ method: String, port: Int, _ target: String, body: [UInt8]) async throws -> Answer {
+        try await exchange(method, port: port, target, host: nil, body: body)
+    }
+
+    private static func exchange(_ method: String, port: Int, _ target: String, host: String?, body: [UInt8]?)
+        async throws -> Answer
+    {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try blockingGet(port: port, target, host: host) })
+                continuation.resume(
+                    with: Result { try blockingSend(method, port: port, target, host: host, body: body) })
             }
         }
     }
 
-    private static func blockingGet(port: Int, _ target: String, host: String?) throws -> Answer {
+    private static func blockingSend(_ method: String, port: Int, _ target: String, host: String?, body: [UInt8]?)
+        throws -> Answer
+    {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket failed: \(errno)") }
         defer { close(descriptor) }
@@ -46,9 +61,11 @@ enum LoopbackHTTP {
             }
         }
         guard connected == 0 else { throw Failure(description: "connect to port \(port) failed: \(errno)") }
+        let content =
+            body.map { "Content-Type: application/json\r\nContent-Length: \($0.count)\r\n" } ?? ""
         let request =
-            "GET \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n\r\n"
-        let bytes = Array(request.utf8)
+            "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\(content)Connection: close\r\n\r\n"
+        let bytes = Array(request.utf8) + (body ?? [])
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }

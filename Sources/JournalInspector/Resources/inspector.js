@@ -7,7 +7,9 @@ const params = new URLSearchParams(location.search);
 const token = params.get("token") || "";
 const page = location.pathname.replace(/^\//, "") || "timeline";
 const pages = [["timeline", "Timeline"], ["syncs", "Sync runs"], ["soups", "Soups"], ["record", "Record"],
-  ["state", "Time travel"], ["store", "Store"]];
+  ["conflicts", "Conflicts"], ["state", "Time travel"], ["store", "Store"]];
+// Pages that show the current state only: their links drop asOf.
+const presentOnly = new Set(["conflicts"]);
 // Pages without an asOf follow the store: new entries another process appends are shown.
 const followIntervalMs = 2000;
 
@@ -58,7 +60,7 @@ function statusText(status) { return h("span", { class: "status-" + status }, st
 function drawNav() {
   const nav = document.getElementById("nav");
   for (const [name, title] of pages) {
-    const a = link(name, {}, title);
+    const a = link(name, {}, title, !presentOnly.has(name));
     if (name === page) a.className = "current";
     nav.append(a);
   }
@@ -83,15 +85,32 @@ function drawTravel(first, last, asOf) {
   else travel.append(h("span", { class: "muted" }, "following new entries"));
 }
 
+// A link to the entry `sequence`: the store as of it, as every page links an entry.
+function entryLink(sequence) {
+  return link("state", { asOf: sequence }, "#" + sequence, false);
+}
+
+// The mark of an entry that found open conflicts or resolved one; links to the Conflicts page.
+function conflictMark(entry) {
+  if (entry.conflicts) {
+    return link("conflicts", { soup: entry.header.soup }, "⚠ " + entry.conflicts + " open conflict" +
+      (entry.conflicts === 1 ? "" : "s"), false);
+  }
+  if (entry.resolvesConflict) return h("span", { class: "mark-resolved" }, "✓ conflict resolved");
+  return null;
+}
+
 function entriesTable(entries) {
   return h("table", { class: "entries" },
     h("tr", {}, h("th", { class: "num" }, "#"), h("th", {}, "time"), h("th", {}, "kind"), h("th", {}, "what")),
-    entries.map((entry) => h("tr", { class: "entry" },
-      h("td", { class: "num" }, link("state", { asOf: entry.sequence }, "#" + entry.sequence, false)),
+    entries.map((entry) => h("tr", {
+      class: "entry" + (entry.conflicts ? " conflict-found" : "") + (entry.resolvesConflict ? " conflict-resolved" : "")
+    },
+      h("td", { class: "num" }, entryLink(entry.sequence)),
       h("td", { class: "mono" }, entry.timestamp),
       h("td", {}, link("timeline", { kind: entry.kind }, entry.kind)),
       h("td", {}, entry.summary, " ", (entry.records || []).map((record) =>
-        link("record", { soup: record.soup, id: record.id }, "[" + record.id + "]"))))));
+        link("record", { soup: record.soup, id: record.id }, "[" + record.id + "]")), " ", conflictMark(entry)))));
 }
 
 function groupTitle(group) {
@@ -105,6 +124,8 @@ function groupTitle(group) {
       }
       if (group.fetchedCount !== undefined) parts.push(", fetched " + json(group.fetchedCount));
       if (group.error) parts.push(", error: " + group.error);
+      if (group.conflicts) parts.push(" ", h("span", { class: "mark-conflict" }, "⚠ " + group.conflicts + " open conflict" +
+        (group.conflicts === 1 ? "" : "s")));
       return parts;
     }
     case "local-edits": return ["Local edits in ", link("soups", { soup: group.soup }, group.soup || "?"),
@@ -397,8 +418,49 @@ async function drawStore(main) {
     lineChart("Journal size over time (exported bytes)", data.growth.map((p) => [p.sequence, p.journalBytes]))));
 }
 
-const drawers = { timeline: drawTimeline, syncs: drawSyncs, soups: drawSoups, record: drawRecord, state: drawState,
-  store: drawStore };
+// One value of a conflict's field, with the entry that produced it.
+function conflictValue(value, sequence, side) {
+  return h("td", { class: "mono " + side }, value === null ? h("span", { class: "muted" }, "absent") : json(value),
+    h("div", { class: "muted" }, sequence === null ? "entry not kept" : ["from ", entryLink(sequence)]));
+}
+
+const conflictKinds = { fields: "field conflict", deletedLocally: "deleted locally, changed on the server",
+  deletedOnServer: "changed locally, deleted on the server" };
+
+async function drawConflicts(main) {
+  const soup = params.get("soup");
+  const data = await api("conflicts", soup ? { soup } : {});
+  drawTravel(0, 0, 0);
+  main.append(h("h1", {}, "Conflicts"),
+    h("form", { class: "filters", method: "get", action: "/conflicts" },
+      h("input", { type: "hidden", name: "token", value: token }),
+      h("label", {}, "soup", h("input", { name: "soup", value: soup || "", size: 14 })),
+      h("button", { type: "submit" }, "Filter"), link("conflicts", {}, "all soups", false)),
+    h("p", { class: "muted", id: "open" }, data.openCount + " open conflict" + (data.openCount === 1 ? "" : "s") +
+      (soup ? " in " + soup : "") + " as of entry " + data.lastSequence +
+      (data.conflicts.length < data.openCount ? " (the first " + data.conflicts.length + " shown)" : "") +
+      ". Resolve with msync resolve; the timeline marks where each was found."));
+  for (const conflict of data.conflicts) {
+    const recordId = conflict.id ?? String(conflict.entryId);
+    const title = [link("record", { soup: conflict.soup, id: recordId }, conflict.soup + " / " + recordId, false),
+      " — ", h("strong", { class: "conflict-kind" }, conflictKinds[conflict.kind] || conflict.kind),
+      ", found by ", entryLink(conflict.entry), " (sync " + conflict.syncId + ")"];
+    if (conflict.deletedBy !== undefined) {
+      title.push(", deleted by ", conflict.deletedBy === null ? "an entry not kept" : entryLink(conflict.deletedBy));
+    }
+    main.append(h("div", { class: "card conflict " + conflict.kind },
+      h("div", { class: "title" }, title),
+      h("table", { class: "conflict-fields" },
+        h("tr", {}, h("th", {}, "field"), h("th", {}, "base"), h("th", {}, "local"), h("th", {}, "server")),
+        conflict.fields.map((field) => h("tr", {}, h("td", {}, field.path),
+          conflictValue(field.base, field.baseEntry, "base"), conflictValue(field.local, field.localEntry, "local"),
+          conflictValue(field.server, field.serverEntry, "server"))))));
+  }
+  if (!data.conflicts.length) main.append(h("p", {}, "No open conflict."));
+}
+
+const drawers = { timeline: drawTimeline, syncs: drawSyncs, soups: drawSoups, record: drawRecord,
+  conflicts: drawConflicts, state: drawState, store: drawStore };
 
 let shownLast = null;
 
