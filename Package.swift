@@ -141,7 +141,7 @@ let package = Package(
             name: "JournalInspectorTests",
             dependencies: [
                 "JournalInspector", "EventJournal", "MobileSync", "Soups", "Determinism", "LosslessJSON", "SyncTesting",
-                "ToolSupport", "journal-replay", "msync", logging,
+                "ToolSupport", "journal-replay", "msync", "salesforce-simulator", logging,
             ]
         ),
 
