@@ -108,7 +108,7 @@ extension SyncSimulation {
         }
     }
 
-    /// A value as ``serverValuesSeen`` keeps it; absent and null alike.
+    /// A value as `serverValuesSeen` keeps it; absent and null alike.
     private static func seen(_ value: JSONValue?) -> String {
         (value ?? .null).serializedString
     }

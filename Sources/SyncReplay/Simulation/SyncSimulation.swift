@@ -29,11 +29,11 @@ import Soups
 /// At the end, with faults off, sync up then sync down (and ghost cleaning) must leave the soup
 /// and the server with the same records, every one of them.
 ///
-/// A run with `mergeFields` syncs the accounts soup with ``MergeMode/mergeFields`` both ways
-/// (docs/conflicts.md): the app and the server edit its Name or its Phone, the app resolves some
-/// conflicts after each sync down and every one at the end, and after every step no local field
-/// edit has disappeared unless a resolution took the server's value, and every conflict lists
-/// values both sides really had.
+/// A run with `mergeFields` syncs the accounts soup with MERGE_FIELDS (`MergeMode.mergeFields`)
+/// both ways (docs/conflicts.md): the app and the server edit its Name or its Phone, the app
+/// resolves some conflicts after each sync down and every one at the end, and after every step
+/// no local field edit has disappeared unless a resolution took the server's value, and every
+/// conflict lists values both sides really had.
 public final class SyncSimulation {
     /// What a run found.
     public struct Outcome: Sendable {
