@@ -127,10 +127,12 @@ public final class Journal: Sendable {
                 at: storeLayout.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             return try StoreLock(store: storeLayout.directory, exclusive: false)
         }
-        let opened = try JournalOpening(
-            layout: storeLayout, projections: projections, options: options,
-            cipher: options.encryption.map { _ in StoreCipher() }, logger: logger
-        ).open()
+        let opened = try storeLayout.refusingJournalDamage {
+            try JournalOpening(
+                layout: storeLayout, projections: projections, options: options,
+                cipher: options.encryption.map { _ in StoreCipher() }, logger: logger
+            ).open()
+        }
         layout = opened.layout
         journalEnvironment = opened.journalEnvironment
         projectionEnvironment = opened.store.environment
@@ -207,7 +209,7 @@ public final class Journal: Sendable {
                 }
             }
         } catch {
-            noteProjectionDamageIfNoted(by: error)
+            if !noteProjectionDamageIfNoted(by: error), let damage = layout.journalDamage(in: error) { throw damage }
             throw Self.wrap(error, "cannot read the journal")
         }
     }

@@ -32,6 +32,19 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         message
     }
 
+    /// Whether the error reports damage to the journal's data file, which nothing rebuilds:
+    /// ``Code/damagedJournal``, or an entry that failed its checksum or authentication or is
+    /// missing from the middle (``Code/corruptEntry``, ``Code/gap``, ``Code/tampered`` with a
+    /// ``sequence``). Such an error from an open or a read names the file and
+    /// `journal-replay recover` (decision 0027).
+    public var isJournalDamage: Bool {
+        switch code {
+        case .damagedJournal, .corruptEntry, .gap: true
+        case .tampered: sequence != nil
+        default: false
+        }
+    }
+
     /// Whether retrying the same operation later may succeed (the disk or map was full).
     public var isRetryable: Bool {
         code == .storageFull
@@ -105,9 +118,12 @@ public struct JournalError: Error, Sendable, CustomStringConvertible {
         /// projections or checkpoint folder, or a folder whose `journal/data.mdb` is empty.
         public static let notAStore = Code(value: .notAStore)
         /// The journal's data file (`journal/data.mdb`) is damaged: shorter than the pages its
-        /// meta page names in use (truncated), or without LMDB's meta pages. It is not mapped,
-        /// since LMDB would end the process with a signal reading past its end, and no file is
-        /// changed; the message names the file. Unlike damaged projections nothing rebuilds
+        /// meta page names in use (truncated), without LMDB's meta pages, or with a page LMDB
+        /// can reach that is not what LMDB writes (decision 0027). It is not mapped, since LMDB
+        /// would end the process with a signal or an assertion, and no file is changed; the
+        /// message names the file. Damage a read meets later (an entry that fails its checksum
+        /// or authentication, a page LMDB reports damaged) is reported the same way, with the
+        /// first error as ``JournalError/cause``. Unlike damaged projections nothing rebuilds
         /// it: put it back from a backup, or salvage the store with
         /// `Journal.recoverJournal(directory:projections:clock:options:logger:)`
         /// (`journal-replay recover STORE`).

@@ -8,43 +8,45 @@ public struct Cursor {
     /// Opens the values of a sealed database; `nil` when its values are stored as given.
     let sealer: (any ValueSealer)?
     let databaseName: String
+    /// What every key and value landed on is checked against before it is read (decision 0027).
+    let extent: MappedFileExtent
 
     /// Moves to the first entry. The corresponding LMDB call is `mdb_cursor_get(MDB_FIRST)`.
     public func first() throws -> (key: [UInt8], value: [UInt8])? {
-        try opened(LMDBCalls.cursorGet(pointer, .first))
+        try opened(LMDBCalls.cursorGet(pointer, .first, extent))
     }
 
     /// Moves to the last entry. The corresponding LMDB call is `mdb_cursor_get(MDB_LAST)`.
     public func last() throws -> (key: [UInt8], value: [UInt8])? {
-        try opened(LMDBCalls.cursorGet(pointer, .last))
+        try opened(LMDBCalls.cursorGet(pointer, .last, extent))
     }
 
     /// Moves to the last entry and returns only its key, without copying its value.
     /// The corresponding LMDB call is `mdb_cursor_get(MDB_LAST)`.
     public func lastKey() throws -> [UInt8]? {
-        try LMDBCalls.cursorGetKey(pointer, .last)
+        try LMDBCalls.cursorGetKey(pointer, .last, extent)
     }
 
     /// Moves to the next entry. The corresponding LMDB call is `mdb_cursor_get(MDB_NEXT)`.
     public func next() throws -> (key: [UInt8], value: [UInt8])? {
-        try opened(LMDBCalls.cursorGet(pointer, .next))
+        try opened(LMDBCalls.cursorGet(pointer, .next, extent))
     }
 
     /// Moves to the previous entry. The corresponding LMDB call is `mdb_cursor_get(MDB_PREV)`.
     public func previous() throws -> (key: [UInt8], value: [UInt8])? {
-        try opened(LMDBCalls.cursorGet(pointer, .previous))
+        try opened(LMDBCalls.cursorGet(pointer, .previous, extent))
     }
 
     /// Moves to the first entry whose key is `key` or greater.
     /// The corresponding LMDB call is `mdb_cursor_get(MDB_SET_RANGE)`.
     public func seek(atLeast key: [UInt8]) throws -> (key: [UInt8], value: [UInt8])? {
-        try opened(LMDBCalls.cursorGet(pointer, .atLeast(key)))
+        try opened(LMDBCalls.cursorGet(pointer, .atLeast(key), extent))
     }
 
     /// Moves to the first entry whose key is `key` or greater and returns only its key,
     /// without copying its value. The corresponding LMDB call is `mdb_cursor_get(MDB_SET_RANGE)`.
     public func seekKey(atLeast key: [UInt8]) throws -> [UInt8]? {
-        try LMDBCalls.cursorGetKey(pointer, .atLeast(key))
+        try LMDBCalls.cursorGetKey(pointer, .atLeast(key), extent)
     }
 
     /// Deletes the entry under the cursor. The corresponding LMDB call is `mdb_cursor_del`.
@@ -91,7 +93,7 @@ public struct Cursor {
         }
         var move: LMDBCalls.CursorMove = range.lowerBound.map { .atLeast($0) } ?? .first
         while true {
-            let more = try LMDBCalls.cursorVisit(pointer, move) { key, value -> Bool in
+            let more = try LMDBCalls.cursorVisit(pointer, move, extent) { key, value -> Bool in
                 guard !range.isPastUpperBound(key) else { return false }
                 return try visit(key, value, body)
             }
@@ -109,14 +111,14 @@ public struct Cursor {
         if let upperBound = range.upperBound, let atOrAfter = try seekKey(atLeast: upperBound) {
             positioned =
                 range.includesUpperBound && atOrAfter == upperBound
-                ? atOrAfter : try LMDBCalls.cursorGetKey(pointer, .previous)
+                ? atOrAfter : try LMDBCalls.cursorGetKey(pointer, .previous, extent)
         } else {
             positioned = try lastKey()
         }
         guard positioned != nil else { return }
         var move = LMDBCalls.CursorMove.current
         while true {
-            let more = try LMDBCalls.cursorVisit(pointer, move) { key, value -> Bool in
+            let more = try LMDBCalls.cursorVisit(pointer, move, extent) { key, value -> Bool in
                 guard !range.isBeforeLowerBound(key) else { return false }
                 return try visit(key, value, body)
             }

@@ -92,10 +92,12 @@ public struct DataFileHeader: Sendable, Hashable {
 
     /// One meta page's fields, at their offsets in LMDB 0.9's `MDB_meta` on a 64-bit machine:
     /// magic 0, version 4, address 8, map size 16, `mm_dbs[2]` 24 (48 bytes each: the page size
-    /// is the free database's `md_pad` at 24, its root at 64), last page 120, txnid 128.
+    /// is the free database's `md_pad` at 24, its root at 64, the main database's root at 112),
+    /// last page 120, txnid 128.
     struct Meta {
         var pageSize: UInt32
         var freeRoot: UInt64
+        var mainRoot: UInt64
         var lastPage: UInt64
         var transactionID: UInt64
 
@@ -110,6 +112,7 @@ public struct DataFileHeader: Sendable, Hashable {
             else { return nil }
             pageSize = PageReader.load(UInt32.self, page, base + 24)
             freeRoot = PageReader.load(UInt64.self, page, base + 64)
+            mainRoot = PageReader.load(UInt64.self, page, base + 112)
             lastPage = PageReader.load(UInt64.self, page, base + 120)
             transactionID = PageReader.load(UInt64.self, page, base + 128)
         }
@@ -117,6 +120,13 @@ public struct DataFileHeader: Sendable, Hashable {
 
     /// Reads and checks both meta pages, as `mdb_env_read_header` does, and keeps the newer.
     static func readMetaPages(_ reader: PageReader, file: URL) throws(DataFileDamage) -> DataFileHeader {
+        try readNewerMeta(reader, file: file).header
+    }
+
+    /// ``readMetaPages(_:file:)``, and the newer meta page's fields.
+    static func readNewerMeta(_ reader: PageReader, file: URL) throws(DataFileDamage) -> (
+        header: DataFileHeader, meta: Meta
+    ) {
         guard let first = reader.bytes(at: 0, count: Meta.bytes).flatMap(Meta.init) else {
             throw DataFileDamage(file: file, reason: "meta page 0 is not an LMDB 0.9 meta page")
         }
@@ -135,9 +145,10 @@ public struct DataFileHeader: Sendable, Hashable {
         guard newer.lastPage >= 1 else {
             throw DataFileDamage(file: file, reason: "its meta page names last page \(newer.lastPage), before itself")
         }
-        return DataFileHeader(
+        let header = DataFileHeader(
             pageSizeBytes: Int(first.pageSize), lastPage: newer.lastPage, transactionID: newer.transactionID,
             freeRootPage: newer.freeRoot == invalidPage ? nil : newer.freeRoot, fileBytes: reader.fileBytes)
+        return (header, newer)
     }
 }
 

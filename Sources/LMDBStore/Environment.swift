@@ -54,6 +54,9 @@ public final class Environment: Sendable {
     /// Writes the damage note LMDB's callbacks ask for; kept as long as the environment, whose
     /// user context points at it (``EnvironmentOptions/notesDamage``).
     let damageNoteWriter: DamageNoteWriter?
+    /// Where the map lies and how much of it the data file backs: every key and value read is
+    /// checked against it before it is read (decision 0027).
+    let extent: MappedFileExtent
     /// Failures planted by tests. Reserved for tests: do not use.
     package let faults = LMDBFaults()
 
@@ -99,6 +102,8 @@ public final class Environment: Sendable {
             let info = try LMDBCalls.environmentInfo(pointer)
             currentMapSize = Mutex(max(info.mapSize, options.mapSizeBytes))
             damageNoteWriter?.noteMap(address: info.mapAddress, size: info.mapSize)
+            extent = MappedFileExtent(descriptor: LMDBCalls.environmentFileDescriptor(pointer))
+            extent.noteMap(size: info.mapSize)
         } catch {
             LMDBCalls.environmentClose(pointer)
             throw error
@@ -278,6 +283,7 @@ public final class Environment: Sendable {
             let info = try LMDBCalls.environmentInfo(pointer)
             currentMapSize.withLock { $0 = info.mapSize }
             damageNoteWriter?.noteMap(address: info.mapAddress, size: info.mapSize)
+            extent.noteMap(size: info.mapSize)
         }
     }
 
@@ -293,10 +299,9 @@ public final class Environment: Sendable {
             let grown = min(current * 2, options.mapSizeMaxBytes)
             try LMDBCalls.environmentSetMapSize(pointer, grown)
             currentMapSize.withLock { $0 = grown }
-            if let damageNoteWriter {
-                let info = try LMDBCalls.environmentInfo(pointer)
-                damageNoteWriter.noteMap(address: info.mapAddress, size: info.mapSize)
-            }
+            let info = try LMDBCalls.environmentInfo(pointer)
+            damageNoteWriter?.noteMap(address: info.mapAddress, size: info.mapSize)
+            extent.noteMap(size: info.mapSize)
         }
     }
 

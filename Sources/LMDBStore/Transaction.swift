@@ -28,10 +28,10 @@ public struct Transaction {
     {
         try check(database)
         guard database.isSealed, let sealer = environment.sealer else {
-            return try LMDBCalls.get(pointer, database.handle, key: key, body)
+            return try LMDBCalls.get(pointer, database.handle, key: key, extent: environment.extent, body)
         }
         // `body` runs inside the get: a sealer that can open in place hands it the stored bytes.
-        return try LMDBCalls.get(pointer, database.handle, key: key) { sealed in
+        return try LMDBCalls.get(pointer, database.handle, key: key, extent: environment.extent) { sealed in
             guard let sealed else { return try body(nil) }
             return try key.withUnsafeBytes { key in
                 try sealer.withOpened(sealed, key: key, database: database.name) { try body($0) }
@@ -161,10 +161,10 @@ public struct Transaction {
         let cursor = try LMDBCalls.cursorOpen(pointer, main)
         defer { LMDBCalls.cursorClose(cursor) }
         var names: [String] = []
-        var entry = try LMDBCalls.cursorGetKey(cursor, .first)
+        var entry = try LMDBCalls.cursorGetKey(cursor, .first, environment.extent)
         while let key = entry {
             names.append(String(decoding: key, as: UTF8.self))
-            entry = try LMDBCalls.cursorGetKey(cursor, .next)
+            entry = try LMDBCalls.cursorGetKey(cursor, .next, environment.extent)
         }
         return names
     }
@@ -191,7 +191,8 @@ public struct Transaction {
         let cursor = try LMDBCalls.cursorOpen(pointer, database.handle)
         defer { LMDBCalls.cursorClose(cursor) }
         let sealer = database.isSealed ? environment.sealer : nil
-        return try body(Cursor(pointer: cursor, sealer: sealer, databaseName: database.name))
+        return try body(
+            Cursor(pointer: cursor, sealer: sealer, databaseName: database.name, extent: environment.extent))
     }
 
     private func check(_ database: Database) throws {

@@ -144,10 +144,6 @@ import Testing
         /// file and `journal-replay recover`, which then salvaged it (plaintext) or refused it
         /// (encrypted, whose keys were in the journal).
         case refused = "refused with a typed error naming the file and `recover`"
-        /// Journal damage met past the meta pages (a signal, or a typed error that names neither
-        /// the file nor `recover`): recorded as a known issue until issue 49's journal checks
-        /// cover pages as well as the file's size.
-        case journalKnownIssue = "journal damage not yet refused as such (known issue)"
         /// Something the campaign forbids: a signal, a hang, changed data, an untyped failure.
         case broken = "broken"
     }
@@ -347,21 +343,11 @@ import Testing
         _ store: URL, label: String, kind: Kind, journalDamaged: Bool, expected: Answers, tally: inout Tally
     ) async throws -> Outcome {
         var broken = false
-        var known = false
         var failed = false
         var refusals = 0
         func fail(_ comment: Comment) {
-            guard journalDamaged else {
-                broken = true
-                Issue.record(comment)
-                return
-            }
-            // Issue 49 is open for these: its journal checks cover the file's size and meta
-            // pages, not yet every page an entry is read from.
-            known = true
-            withKnownIssue("issue 49: journal pages damaged past the meta pages", isIntermittent: true) {
-                Issue.record(comment)
-            }
+            broken = true
+            Issue.record(comment)
         }
         /// Whether `output` answered as before; records what is forbidden.
         func judge(_ output: BuiltProduct.Output, _ command: String, expecting answer: String?) -> Bool {
@@ -406,13 +392,12 @@ import Testing
             let second = try await run()
             if judge(second, name, expecting: answer) { continue }
             // Only a refused journal may fail twice: nothing can rebuild it.
-            if refusals != refusalsBefore + 2, !broken, !known {
+            if refusals != refusalsBefore + 2, !broken {
                 fail(
                     "\(label): \(name) again: status \(second.status) \(second.standardOutput) \(second.standardError)")
             }
         }
         if broken { return .broken }
-        if known { return .journalKnownIssue }
         if refusals > 0 {
             // A store refused for its journal: salvaged by `recover` when plaintext.
             if !encrypted {

@@ -108,6 +108,11 @@ func openSyncStore(_ path: String, writing: Bool = false) throws -> SyncStore {
 
 /// Prints one line for `error` on standard error and returns the exit status to throw.
 func fail(_ error: any Error) -> ExitCode {
+    // A damaged journal is the store's trouble whatever the verb: its own line, status 3.
+    if let damage = DamagedJournal.find(in: error) {
+        FileHandle.standardError.write(Data("journal-replay: \(FailureLine.text(for: damage))\n".utf8))
+        return ExitStatus.storeError
+    }
     FileHandle.standardError.write(Data("journal-replay: \(FailureLine.text(for: error))\n".utf8))
     if let journalError = error as? JournalError, journalError.code == .malformedExport { return ExitStatus.badInput }
     if error is BlameFailure { return ExitStatus.badInput }

@@ -18,6 +18,11 @@ enum MSyncExit {
 
 /// Prints one clear line for `error` and returns the exit status it maps to.
 func fail(_ error: any Error) -> ExitCode {
+    // A damaged journal is the store's trouble whatever the operation: its own line, status 3.
+    if let damage = DamagedJournal.find(in: error) {
+        FileHandle.standardError.write(Data("msync: \(FailureLine.text(for: damage))\n".utf8))
+        return MSyncExit.storeError
+    }
     FileHandle.standardError.write(Data("msync: \(FailureLine.text(for: error))\n".utf8))
     switch error {
     case let error as SoupError:

@@ -19,8 +19,8 @@ extension Journal {
     ///   - checkpointInterval: the checkpoints' spacing, as in `withState`.
     ///   - progress: called with (entries folded, entries to fold) as the fold advances.
     /// - Returns: the first divergent key of each database that differs.
-    /// - Throws: ``JournalError/Code/corruptEntry`` or ``JournalError/Code/gap`` for a damaged
-    ///   journal, naming the sequence.
+    /// - Throws: ``JournalError/Code/damagedJournal`` for a damaged journal, naming its file
+    ///   and what salvages the store (decision 0027).
     public func verify(
         scratchDirectory: URL? = nil, checkpointDirectory: URL? = nil,
         checkpointInterval: UInt64 = Journal.checkpointIntervalDefault,
@@ -57,10 +57,14 @@ extension Journal {
                         }
                     }
                 }
+                // The journal's own structure is damage nothing rebuilds: refused like any
+                // other journal damage, naming its file and `recover` (decision 0027).
                 if let damage = try Self.firstStructuralDamage(
                     Self.entriesDatabaseName, entries, in: try reader.entryTransaction())
                 {
-                    divergences.append(damage)
+                    throw layout.damagedJournalError(
+                        "a lookup of its entries does not find what a walk finds (\(damage))", opened: true,
+                        cause: JournalError(.corruptEntry, "\(damage)"))
                 }
                 return VerificationReport(lastSequence: last, divergences: divergences)
             }

@@ -137,8 +137,9 @@ extension Journal {
         keys.map { $0.cipher as any ValueSealer } ?? ValueChecksummer()
     }
 
-    /// Opens the store as usual: the refusal's message when it is refused for a lost journal;
-    /// an error when it opens (nothing to recover) or fails otherwise.
+    /// Opens the store as usual and reads every entry: the refusal's message when it is refused
+    /// for a lost or damaged journal; an error when it opens and reads (nothing to recover) or
+    /// fails otherwise.
     private static func refusalToRecoverFrom(
         _ layout: StoreLayout, projections: [any Projection], clock: any WallClock, options: JournalOptions
     ) throws -> String {
@@ -146,8 +147,16 @@ extension Journal {
             let journal = try Journal(
                 directory: layout.directory, projections: projections, clock: clock, options: options,
                 logger: quietLogger())
-            try journal.close()
-        } catch let error as JournalError where error.code == .journalBehind || error.code == .damagedJournal {
+            defer { try? journal.close() }
+            // An entry that fails its checksum or authentication is damage too, which opening
+            // does not read (decision 0027): every entry is read once.
+            try journal.read { reader in
+                let last = try reader.lastSequence
+                let first = try reader.horizon.firstSequence
+                guard last >= first else { return }
+                try reader.forEachEntry(in: first...last) { _ in true }
+            }
+        } catch let error as JournalError where error.code == .journalBehind || error.isJournalDamage {
             return error.message
         }
         throw JournalError(

@@ -204,8 +204,9 @@ extension JournalOpening {
         case (.some, nil, _):
             throw JournalError(.keyRequired, "the store at \(layout.directory.path) is encrypted: open it with its key")
         case (.some(let record), .some(let key), .some(let cipher)):
-            cipher.keyRing = try StoreKeyRing(record: record, appKey: key)
-        case (nil, .some, _):
+            cipher.keyRing = try keyRing(record: record, appKey: key)
+        case (nil, .some(let key), _):
+            try refuseLostKeyRecord(appKey: key)
             throw JournalError(
                 .notEncrypted,
                 "the store at \(layout.directory.path) was created without a key and is not encrypted; "

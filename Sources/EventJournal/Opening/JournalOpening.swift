@@ -120,10 +120,11 @@ struct JournalOpening {
                     throw JournalError(
                         .keyRequired, "the store at \(layout.directory.path) is encrypted: open it with its key")
                 case (.some(let record), .some(let key), .some(let cipher)):
-                    cipher.keyRing = try StoreKeyRing(record: record, appKey: key)
+                    cipher.keyRing = try keyRing(record: record, appKey: key)
                     return record
                 case (nil, .some(let key), .some(let cipher)):
                     guard try transaction.entryCount(entries) == 0, try transaction.entryCount(meta) == 0 else {
+                        try refuseLostKeyRecord(appKey: key)
                         throw JournalError(
                             .notEncrypted,
                             "the store at \(layout.directory.path) was created without a key and is not encrypted; "
@@ -143,6 +144,33 @@ struct JournalOpening {
         try Journal.guarded("cannot write the copy of the store's wrapped keys") {
             try KeyRecordCopy(in: layout).keepInStep(with: stored)
         }
+    }
+
+    /// The keys `record` holds under `appKey`. A record the key does not open is journal damage,
+    /// not a wrong key, when the copy beside the journal (decision 0026) holds other bytes that the
+    /// key opens: the key is the store's, and the journal's page holding the record is damaged.
+    func keyRing(record: [UInt8], appKey: StoreKey) throws -> StoreKeyRing {
+        do {
+            return try StoreKeyRing(record: record, appKey: appKey)
+        } catch let error as JournalError where error.code == .wrongKey {
+            guard let copy = try? KeyRecordCopy(in: layout).read(), copy != record,
+                (try? StoreKeyRing(record: copy, appKey: appKey)) != nil
+            else { throw error }
+            throw layout.damagedJournalError(
+                "its key record in \(StoreCipher.keysDatabaseName) does not open with the key, which opens the copy "
+                    + "beside the journal", opened: true, cause: error)
+        }
+    }
+
+    /// Refuses, as journal damage, a journal without a key record whose store keeps a copy of
+    /// one beside the journal that `appKey` opens (decision 0026): the store was encrypted, and
+    /// the journal's page or key holding the record is damaged. Returns when there is no such copy.
+    func refuseLostKeyRecord(appKey: StoreKey) throws {
+        guard let copy = try? KeyRecordCopy(in: layout).read(), (try? StoreKeyRing(record: copy, appKey: appKey)) != nil
+        else { return }
+        throw layout.damagedJournalError(
+            "it has no key record in \(StoreCipher.keysDatabaseName), while the copy beside the journal opens with the "
+                + "key", opened: true, cause: JournalError(.keyRequired, "the journal's key record is missing"))
     }
 
     // MARK: - Format

@@ -111,8 +111,9 @@ public struct StoreLayout: Sendable, Hashable {
         let journalFile = journalDirectory.appendingPathComponent("data.mdb")
         if let bytes = Self.fileBytes(journalFile), bytes > 0 {
             // A damaged journal file is a store, whose opening refuses it with what salvages
-            // it (`damagedJournal`); it is not mapped here to look for entries (issue 49).
-            if Self.dataFileDamage(journalFile) != nil { return }
+            // it (`damagedJournal`); it is not mapped here to look for entries (issue 49), nor
+            // when a page LMDB would read is damaged (decision 0027).
+            if Self.dataFileDamage(journalFile) != nil || Self.treeDamage(journalFile) != nil { return }
             guard Self.holdsJournal(journalDirectory) else {
                 throw JournalError(
                     .notAStore, "\(journalFile.path) is not a SyncJournal journal: \(directory.path) is not a store")

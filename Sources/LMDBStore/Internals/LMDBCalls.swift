@@ -107,6 +107,12 @@ enum LMDBCalls {
         return (info.me_mapsize, info.me_last_pgno, UnsafeRawPointer(info.me_mapaddr))
     }
 
+    /// The data file's descriptor, which LMDB owns (`mdb_env_get_fd`); `-1` when LMDB has none.
+    static func environmentFileDescriptor(_ environment: Environment) -> Int32 {
+        var descriptor: mdb_filehandle_t = -1
+        return mdb_env_get_fd(environment, &descriptor) == MDB_SUCCESS ? descriptor : -1
+    }
+
     static func environmentPageSize(_ environment: Environment) throws(LMDBError) -> Int {
         var stat = MDB_stat()
         try check(mdb_env_stat(environment, &stat))
@@ -183,8 +189,9 @@ enum LMDBCalls {
     // MARK: - Data
 
     /// Calls `body` with the stored value, which is valid only until the transaction writes or ends.
+    /// A value reaching past the end of the data file (`extent`) is `MDB_CORRUPTED`.
     static func get<T>(
-        _ transaction: Transaction, _ database: UInt32, key: [UInt8],
+        _ transaction: Transaction, _ database: UInt32, key: [UInt8], extent: MappedFileExtent,
         _ body: (UnsafeRawBufferPointer?) throws -> T
     ) throws -> T {
         try key.withUnsafeBytes { keyBytes in
@@ -193,10 +200,11 @@ enum LMDBCalls {
             var dataValue = MDB_val()
             let code = mdb_get(transaction, MDB_dbi(database), &keyValue, &dataValue)
             if code == MDB_NOTFOUND {
-                try confirmMissing(key, transaction, database)
+                try confirmMissing(key, transaction, database, extent)
                 return try body(nil)
             }
             try check(code, in: transaction)
+            try requireInsideFile(dataValue, extent, in: transaction)
             return try body(UnsafeRawBufferPointer(start: dataValue.mv_data, count: dataValue.mv_size))
         }
     }
@@ -205,12 +213,12 @@ enum LMDBCalls {
     /// checked against its neighbours (``seekChecked(_:atLeast:)``), must not find it either. A
     /// damaged branch page can send `mdb_get` to the wrong leaf, and a record reported missing
     /// would drop out of a query's answer silently. Only misses pay for it.
-    private static func confirmMissing(_ key: [UInt8], _ transaction: Transaction, _ database: UInt32)
-        throws(LMDBError)
-    {
+    private static func confirmMissing(
+        _ key: [UInt8], _ transaction: Transaction, _ database: UInt32, _ extent: MappedFileExtent
+    ) throws(LMDBError) {
         let cursor = try cursorOpen(transaction, database)
         defer { cursorClose(cursor) }
-        if let found = try seekChecked(cursor, atLeast: key), compare(found.key, key) == 0 {
+        if let found = try seekChecked(cursor, atLeast: key, extent), compare(found.key, key) == 0 {
             try check(MDB_CORRUPTED, on: cursor)
         }
     }
@@ -276,29 +284,35 @@ enum LMDBCalls {
     }
 
     /// Moves the cursor and copies out the entry it lands on; nil when there is none.
-    static func cursorGet(_ cursor: Cursor, _ move: CursorMove) throws(LMDBError) -> (key: [UInt8], value: [UInt8])? {
-        try cursorMove(cursor, move).map { (copy($0.key), copy($0.value)) }
+    static func cursorGet(_ cursor: Cursor, _ move: CursorMove, _ extent: MappedFileExtent) throws(LMDBError) -> (
+        key: [UInt8], value: [UInt8]
+    )? {
+        try cursorMove(cursor, move, extent).map { (copy($0.key), copy($0.value)) }
     }
 
     /// Moves the cursor and calls `body` with the key and value it lands on, in place (valid only
     /// during `body`); returns `nil` without calling `body` when there is none.
     static func cursorVisit<T>(
-        _ cursor: Cursor, _ move: CursorMove, _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> T
+        _ cursor: Cursor, _ move: CursorMove, _ extent: MappedFileExtent,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> T
     ) throws -> T? {
-        guard let (key, value) = try cursorMove(cursor, move) else { return nil }
+        guard let (key, value) = try cursorMove(cursor, move, extent) else { return nil }
         return try body(
             UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
             UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
     }
 
     /// Moves the cursor and copies out only the key it lands on; nil when there is none.
-    static func cursorGetKey(_ cursor: Cursor, _ move: CursorMove) throws(LMDBError) -> [UInt8]? {
-        try cursorMove(cursor, move).map { copy($0.key) }
+    static func cursorGetKey(_ cursor: Cursor, _ move: CursorMove, _ extent: MappedFileExtent) throws(LMDBError)
+        -> [UInt8]?
+    {
+        try cursorMove(cursor, move, extent).map { copy($0.key) }
     }
 
-    private static func cursorMove(_ cursor: Cursor, _ move: CursorMove) throws(LMDBError) -> (
-        key: MDB_val, value: MDB_val
-    )? {
+    /// Moves the cursor; the key and value it lands on lie inside the data file (`extent`).
+    private static func cursorMove(_ cursor: Cursor, _ move: CursorMove, _ extent: MappedFileExtent)
+        throws(LMDBError) -> (key: MDB_val, value: MDB_val)?
+    {
         var keyValue = MDB_val()
         var dataValue = MDB_val()
         let code: Int32
@@ -309,11 +323,31 @@ enum LMDBCalls {
         case .previous: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_PREV)
         case .current: code = mdb_cursor_get(cursor, &keyValue, &dataValue, MDB_GET_CURRENT)
         case .atLeast(let key):
-            return try seekChecked(cursor, atLeast: key)
+            return try seekChecked(cursor, atLeast: key, extent)
         }
         if code == MDB_NOTFOUND { return nil }
         try check(code, on: cursor)
+        try requireInsideFile(keyValue, extent, on: cursor)
+        try requireInsideFile(dataValue, extent, on: cursor)
         return (keyValue, dataValue)
+    }
+
+    /// Throws `MDB_CORRUPTED` (with the environment's damage note, when it notes damage) when
+    /// `value` reaches past the end of the data file inside the map, where reading it would
+    /// raise `SIGBUS`: a size or offset read from a damaged page (decision 0027).
+    @inline(__always)
+    static func requireInsideFile(_ value: MDB_val, _ extent: MappedFileExtent, in transaction: Transaction)
+        throws(LMDBError)
+    {
+        guard extent.holds(value.mv_data, count: value.mv_size) else {
+            return try check(MDB_CORRUPTED, in: transaction)
+        }
+    }
+
+    /// ``requireInsideFile(_:_:in:)`` for a value `cursor` landed on.
+    @inline(__always)
+    static func requireInsideFile(_ value: MDB_val, _ extent: MappedFileExtent, on cursor: Cursor) throws(LMDBError) {
+        guard extent.holds(value.mv_data, count: value.mv_size) else { return try check(MDB_CORRUPTED, on: cursor) }
     }
 
     /// `MDB_SET_RANGE`, checked against its neighbours: the key landed on is at or after `key`
@@ -325,9 +359,9 @@ enum LMDBCalls {
     /// wrong leaf, and an index walk starting there would skip records silently; its neighbours
     /// show it. A misplaced landing is `MDB_CORRUPTED`, with the environment's damage note, so
     /// the next open rebuilds the file. Two more cursor moves per lookup, on the same pages.
-    private static func seekChecked(_ cursor: Cursor, atLeast key: [UInt8]) throws(LMDBError) -> (
-        key: MDB_val, value: MDB_val
-    )? {
+    private static func seekChecked(_ cursor: Cursor, atLeast key: [UInt8], _ extent: MappedFileExtent)
+        throws(LMDBError) -> (key: MDB_val, value: MDB_val)?
+    {
         var landed = MDB_val()
         var dataValue = MDB_val()
         var neighbour = MDB_val()
@@ -344,14 +378,17 @@ enum LMDBCalls {
         let code = setRange()
         if code == MDB_NOTFOUND {
             let last = mdb_cursor_get(cursor, &neighbour, &neighbourData, MDB_LAST)
+            if last == MDB_SUCCESS { try requireInsideFile(neighbour, extent, on: cursor) }
             if last == MDB_SUCCESS, compare(neighbour, key) >= 0 { try check(MDB_CORRUPTED, on: cursor) }
             if last != MDB_NOTFOUND { try check(last, on: cursor) }
             return nil
         }
         try check(code, on: cursor)
+        try requireInsideFile(landed, extent, on: cursor)
         if compare(landed, key) < 0 { try check(MDB_CORRUPTED, on: cursor) }
         let previous = mdb_cursor_get(cursor, &neighbour, &neighbourData, MDB_PREV)
         if previous == MDB_SUCCESS {
+            try requireInsideFile(neighbour, extent, on: cursor)
             if compare(neighbour, key) >= 0 { try check(MDB_CORRUPTED, on: cursor) }
             try check(mdb_cursor_get(cursor, &landed, &dataValue, MDB_NEXT), on: cursor)
         } else if previous == MDB_NOTFOUND {
@@ -360,6 +397,8 @@ enum LMDBCalls {
         } else {
             try check(previous, on: cursor)
         }
+        try requireInsideFile(landed, extent, on: cursor)
+        try requireInsideFile(dataValue, extent, on: cursor)
         return (landed, dataValue)
     }
 
