@@ -1,3 +1,6 @@
+// Which clang module declares `struct stat` depends on the order modules load; without
+// Dispatch imported, its members may be refused as coming from an unimported module.
+import Dispatch
 import Foundation
 import Synchronization
 
