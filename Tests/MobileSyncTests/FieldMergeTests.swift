@@ -30,6 +30,17 @@ import Testing
         #expect(merge.base["Phone"] == "2")
     }
 
+    /// Found by the seeded campaign: a local record lacking Phone, and a server copy with
+    /// `"Phone": null`, listed Phone as a conflict with every side null.
+    @Test func anAbsentFieldAndANullOneAreTheSameEvenWithoutABase() {
+        let local: [String: JSONValue] = ["Id": "001", "Name": "Acme"]
+        let server: [String: JSONValue] = ["Id": "001", "Name": "Acme", "Phone": .null]
+        let merge = FieldMerge(base: nil, local: local, server: server)
+        #expect(merge.conflicts.isEmpty)
+        #expect(FieldMerge.serverChangedFields(server, from: local).isEmpty)
+        #expect(FieldMerge.changedFields(of: server, from: local).isEmpty)
+    }
+
     @Test func aFieldChangedOnBothSidesAlikeIsNoConflictAndNoLocalChange() {
         let changed = Self.base.merging(["Name": "Same"]) { $1 }
         let merge = FieldMerge(base: Self.base, local: changed, server: changed)

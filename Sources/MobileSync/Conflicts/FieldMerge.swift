@@ -38,9 +38,9 @@ package struct FieldMerge {
             }
             let baseValue: JSONValue? = base?[name]
             let localValue = local[name]
-            if base != nil, serverValue == baseValue { continue }
-            if localValue == serverValue { continue }
-            if base != nil, localValue == baseValue {
+            if base != nil, Self.same(serverValue, baseValue) { continue }
+            if Self.same(localValue, serverValue) { continue }
+            if base != nil, Self.same(localValue, baseValue) {
                 merged[name] = serverValue
             } else {
                 conflicts.append(
@@ -60,7 +60,8 @@ package struct FieldMerge {
     /// a field `record` lacks is not a change (sync up sends only present fields).
     package static func changedFields(of record: [String: JSONValue], from base: [String: JSONValue]) -> Set<String> {
         var changed: Set<String> = []
-        for (name, value) in record where !isBookkeeping(name) && !isServerMaintained(name) && base[name] != value {
+        for (name, value) in record where !isBookkeeping(name) && !isServerMaintained(name) && !same(base[name], value)
+        {
             changed.insert(name)
         }
         return changed
@@ -71,14 +72,22 @@ package struct FieldMerge {
     package static func serverChangedFields(_ server: [String: JSONValue], from base: [String: JSONValue]?)
         -> [String]
     {
-        server.keys.filter { name in !isBookkeeping(name) && !isServerMaintained(name) && base?[name] != server[name] }
-            .sorted()
+        server.keys.filter { name in
+            !isBookkeeping(name) && !isServerMaintained(name) && !same(base?[name], server[name])
+        }
+        .sorted()
     }
 
     /// Whether a member is bookkeeping rather than a Salesforce field: Salesforce field names
     /// begin with a letter.
     package static func isBookkeeping(_ name: String) -> Bool {
         name.hasPrefix("_")
+    }
+
+    /// Whether two values of a field are the same: an absent field and a null one are (the
+    /// REST API returns a field without a value as null; a local record may simply lack it).
+    package static func same(_ first: JSONValue?, _ second: JSONValue?) -> Bool {
+        (first ?? .null) == (second ?? .null)
     }
 
     /// Whether a field is one the server maintains on every save, whoever made it.

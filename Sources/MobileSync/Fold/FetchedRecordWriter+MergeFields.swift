@@ -20,6 +20,13 @@ extension FetchedRecordWriter {
     ) throws -> Bool {
         guard case .object(let serverFields) = server, case .object(var local)? = try state.record(soup.soupId, match)
         else { return false }
+        // A record created here is no local edit of a server copy, and has no base to merge
+        // from: a fetched copy of it (its create's outcome was lost) leaves it to the sync up,
+        // which sends it again, as LEAVE_IF_CHANGED does.
+        if local[LocalFlags.locallyCreated] == .bool(true) {
+            try explain(match, .keptLocalChange(syncId: syncId), idValue: idValue)
+            return true
+        }
         let note = try state.dirtyNote(soup.soupId, match) ?? DirtyNote()
         let base = note.base?.object
         let previous = note.conflict.flatMap { RecordConflict(note: $0, soup: soup.name, entryId: match) }

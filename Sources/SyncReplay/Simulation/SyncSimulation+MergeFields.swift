@@ -70,7 +70,8 @@ extension SyncSimulation {
                 where serverValuesSeen[id]?[field.path]?.contains(Self.seen(value)) != true {
                     throw InvariantFailure(
                         "\(label) lists \(field.path) \(side) \(Self.seen(value)), which the server's \(id) never "
-                            + "held: \(serverValuesSeen[id]?[field.path]?.sorted() ?? [])")
+                            + "held: \(serverValuesSeen[id]?[field.path]?.sorted() ?? []); the conflict: "
+                            + "\(conflict.json.serializedString); the record: \(record.serializedString)")
                 }
             }
         }
