@@ -8,12 +8,12 @@ import Soups
 ///
 /// A soup query or a sync that meets a damaged journal fails with its own error type, whose
 /// code says what the operation was (a soup's `storage`, a sync's failure), not what the
-/// store found; its cause keeps the ``JournalError``.
+/// store found; its cause keeps the `JournalError`.
 public enum DamagedJournal {
     /// How many causes deep the search goes: the layers are few, and a loop must end.
     static let causeDepthMax = 8
 
-    /// The journal damage (``JournalError/isJournalDamage``) `error` is or wraps, or `nil`.
+    /// The journal damage (`JournalError.isJournalDamage`) `error` is or wraps, or `nil`.
     public static func find(in error: any Error) -> JournalError? {
         var current: (any Error)? = error
         for _ in 0..<causeDepthMax {
