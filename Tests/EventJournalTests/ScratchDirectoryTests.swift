@@ -1,4 +1,5 @@
 import Foundation
+import SyncTesting
 import Synchronization
 import Testing
 
@@ -36,5 +37,39 @@ import Testing
                 FileManager.default.contents(atPath: leftover.appendingPathComponent("data.mdb").path)
                     == Data("left".utf8))
         }
+    }
+
+    /// A restore into a claimed scratch directory empties it in place. Removing and recreating it
+    /// freed the name for a moment, and a claim made in that moment shared the directory: the
+    /// last CI run lost a compaction's restored checkpoint that way.
+    @Test func aRestoreEmptiesItsDestinationInPlaceAndNeverRemovesIt() throws {
+        let fixture = try JournalFixture("restore-in-place")
+        defer { fixture.directory.remove() }
+        let journal = try fixture.open()
+        try journal.append((1...1000).map { CrashWriterPayload.draft(for: UInt64($0)) })
+        let checkpoints = fixture.directory.appending("checkpoints")
+        try journal.withState(asOf: 450, checkpointDirectory: checkpoints, checkpointInterval: 100) { _, _ in }
+        let destination = Journal.scratchDirectoryURL()
+        defer { try? FileManager.default.removeItem(at: destination) }
+        let stray = destination.appendingPathComponent("stray")
+        _ = FileManager.default.createFile(atPath: stray.path, contents: Data("stray".utf8))
+        // An open descriptor keeps the directory's inode alive, so a recreated directory cannot
+        // reuse its number.
+        let descriptor = open(destination.path, O_RDONLY | O_DIRECTORY)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+
+        let restored = try journal.read { reader in
+            try journal.checkpointStore(in: checkpoints).restoreNearest(
+                atOrBelow: 333, entryChecksum: { try reader.continuableChecksum(of: $0) }, into: destination)
+        }
+
+        #expect(restored?.sequence == 300)
+        var held = stat()
+        var named = stat()
+        #expect(fstat(descriptor, &held) == 0 && stat(destination.path, &named) == 0)
+        #expect(held.st_nlink > 0)
+        #expect(held.st_ino == named.st_ino)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path) == ["data.mdb"])
     }
 }

@@ -165,9 +165,7 @@ struct CheckpointStore {
                 discard(candidate)
                 continue
             }
-            try? FileManager.default.removeItem(at: destination)
-            try FileManager.default.createDirectory(
-                at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Self.empty(destination)
             let copied = try FileDurability.copy(
                 dataFile(candidate, manifest), to: destination.appendingPathComponent(Self.dataName))
             // The checksum covers the whole copy; the header check also refuses a copy that
@@ -175,7 +173,7 @@ struct CheckpointStore {
             guard copied.checksum == manifest.crc32c, copied.bytes == manifest.bytes,
                 Self.headerIsSound(destination.appendingPathComponent(Self.dataName))
             else {
-                try? FileManager.default.removeItem(at: destination)
+                try? Self.empty(destination)
                 discard(candidate)
                 continue
             }
@@ -193,15 +191,27 @@ struct CheckpointStore {
         atOrBelow sequence: UInt64, entryChecksum: (UInt64) throws -> UInt32?, into destination: URL
     ) throws -> FoldMark? {
         guard let anchor else { return nil }
-        try? FileManager.default.removeItem(at: destination)
+        try Self.empty(destination)
         try anchor.withEnvironment { try $0.copy(to: destination, compact: true) }
         guard let mark = try foldMark(ofCopy: destination), mark.sequence <= sequence,
             try entryChecksum(mark.sequence) == mark.checksum
         else {
-            try? FileManager.default.removeItem(at: destination)
+            try? Self.empty(destination)
             return nil
         }
         return mark
+    }
+
+    /// Leaves `destination` an empty directory. The directory itself stays: it may be a scratch
+    /// directory claimed by creating it, and removing it would free its name for another claim
+    /// while this restore still writes into it.
+    private static func empty(_ destination: URL) throws {
+        let files = FileManager.default
+        try files.createDirectory(
+            at: destination, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for name in try files.contentsOfDirectory(atPath: destination.path) {
+            try files.removeItem(at: destination.appendingPathComponent(name))
+        }
     }
 
     /// Whether the LMDB data file `file` passes the checks made before mapping it
