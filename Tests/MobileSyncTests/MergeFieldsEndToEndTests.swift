@@ -220,6 +220,56 @@ import Testing
         }
     }
 
+    /// Ghost cleaning learns of server deletes too: under MERGE_FIELDS an edited record the
+    /// server deleted is a conflict, not a deletion, while a clean one is a ghost as before and
+    /// one deleted on both sides is no conflict.
+    @Test(arguments: keys) func aGhostCleaningListsAnEditOfARecordTheServerDeletedAsAConflict(key: StoreKey?)
+        async throws
+    {
+        try await SyncHarness.with(accounts: 3, encryption: key) { harness in
+            let edited = try await Self.fetchedAccount(harness)
+            let clean = try harness.entryId(of: SyncHarness.accountId(1))
+            let deletedHere = try harness.entryId(of: SyncHarness.accountId(2))
+            try harness.store.soups.updateLocally(SyncHarness.soup, entryId: edited, changes: ["Name": "Mine"])
+            _ = try harness.store.soups.deleteLocally(SyncHarness.soup, entryId: deletedHere)
+            for index in 0..<3 { try harness.simulator.delete(type: "Account", id: SyncHarness.accountId(index)) }
+
+            #expect(try await harness.manager.cleanResyncGhosts(name: "down") == 1)
+
+            let conflicts = try harness.store.conflicts(soup: SyncHarness.soup)
+            #expect(conflicts.map(\.entryId) == [edited])
+            #expect(conflicts.first?.kind == .deletedOnServer)
+            #expect(
+                conflicts.first?.fields == [
+                    RecordConflict.Field(path: "Name", base: "Account 000", local: "Mine", server: nil)
+                ])
+            #expect(try Self.record(harness, edited)["Name"] == "Mine")
+            #expect(try harness.store.soups.retrieve(SyncHarness.soup, ids: [clean]).isEmpty)
+            #expect(try Self.record(harness, deletedHere)["__locally_deleted__"] == true)
+
+            try harness.store.resolveConflict(soup: SyncHarness.soup, entryId: edited, .take(.local))
+            #expect(try await harness.manager.syncUp(options: Self.push, soupName: SyncHarness.soup).status == .done)
+            #expect(harness.simulator.liveRecords(type: "Account").map { $0["Name"] } == ["Mine"])
+        }
+    }
+
+    /// Under LEAVE_IF_CHANGED a dirty record is never a ghost and nothing is listed, as in
+    /// Mobile SDK.
+    @Test func aGhostCleaningUnderLeaveIfChangedKeepsAnEditedRecordWithoutAConflict() async throws {
+        try await SyncHarness.with(accounts: 1) { harness in
+            try await harness.manager.syncDown(
+                target: try SyncDownTargetDescriptor(.soql(query: Self.query)),
+                options: SyncOptions(mergeMode: .leaveIfChanged), soupName: SyncHarness.soup, name: "down")
+            let edited = try harness.entryId(of: SyncHarness.accountId(0))
+            try harness.store.soups.updateLocally(SyncHarness.soup, entryId: edited, changes: ["Name": "Mine"])
+            try harness.simulator.delete(type: "Account", id: SyncHarness.accountId(0))
+
+            #expect(try await harness.manager.cleanResyncGhosts(name: "down") == 0)
+            #expect(try harness.store.conflicts(soup: SyncHarness.soup).isEmpty)
+            #expect(try Self.record(harness, edited)["Name"] == "Mine")
+        }
+    }
+
     @Test(arguments: keys) func aCompactedStoreKeepsTheBaseOfEveryDirtyRecord(key: StoreKey?) async throws {
         try await SyncHarness.with(accounts: 3, encryption: key) { harness in
             let entryId = try await Self.fetchedAccount(harness)

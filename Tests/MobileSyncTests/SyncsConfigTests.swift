@@ -154,7 +154,7 @@ import Testing
         (#"{"syncs": [{"syncType": "syncDown"}]}"#, #"Syncs config entry 0 has no "syncName"."#),
         (
             #"{"syncs": [{"syncName": "b", "syncType": "syncDown", "soupName": "s", "target": {"type": "sosl", "query": "q"}, "options": {"mergeMode": "KEEP"}}]}"#,
-            #"Syncs config entry 0 ("b"): Sync options: "mergeMode" must be OVERWRITE or LEAVE_IF_CHANGED, not "KEEP"."#
+            #"Syncs config entry 0 ("b"): Sync options: "mergeMode" must be OVERWRITE, LEAVE_IF_CHANGED or MERGE_FIELDS, not "KEEP"."#
         ),
         (#"{"syncs": {}}"#, #"Syncs config: "syncs" must be an array."#),
         (#"{"soups": []}"#, #"Syncs config has no "syncs"."#),

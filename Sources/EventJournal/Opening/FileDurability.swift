@@ -44,8 +44,10 @@ enum FileDurability {
 
     /// Replaces the small file at `url` by one holding `bytes`, so that a crash leaves the old
     /// file or the new one whole: a temporary file beside it is written and synced, renamed over
-    /// it, and the folder synced.
+    /// it, and the folder synced. Temporary files of `url` left by processes that died before
+    /// their rename are removed.
     static func replace(_ url: URL, with bytes: [UInt8]) throws {
+        defer { removeLeftovers(of: url) }
         let folder = url.deletingLastPathComponent()
         let number = replacementCount.wrappingAdd(1, ordering: .relaxed).oldValue
         let partial = folder.appendingPathComponent(
@@ -62,6 +64,22 @@ enum FileDurability {
             throw error
         }
         try flushDirectory(folder)
+    }
+
+    /// Removes the temporary files of ``replace(_:with:)`` for `url` whose writer is no longer
+    /// running: a process killed between writing one and renaming it leaves it behind. One of a
+    /// running process (another replacement under way) is left alone; a failed removal is
+    /// retried by the next replacement.
+    static func removeLeftovers(of url: URL) {
+        let folder = url.deletingLastPathComponent()
+        let prefix = "\(url.lastPathComponent).partial-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let writer = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ pid_t($0) }),
+                writer != ProcessInfo.processInfo.processIdentifier, kill(writer, 0) != 0, errno == ESRCH
+            else { continue }
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
     }
 
     /// The CRC-32C and size of a file, read in chunks.

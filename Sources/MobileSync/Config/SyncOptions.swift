@@ -27,7 +27,7 @@ public struct SyncOptions: Hashable, Sendable {
         guard let mode = MergeMode(rawValue: modeText) else {
             throw SyncError(
                 .malformedOptions,
-                "Sync options: \"mergeMode\" must be OVERWRITE or LEAVE_IF_CHANGED, not \"\(modeText)\".")
+                "Sync options: \"mergeMode\" must be OVERWRITE, LEAVE_IF_CHANGED or MERGE_FIELDS, not \"\(modeText)\".")
         }
         mergeMode = mode
         fieldlist = try fields.optionalStringArray("fieldlist")

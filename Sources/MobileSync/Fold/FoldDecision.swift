@@ -26,6 +26,8 @@ enum FoldDecision: CustomStringConvertible {
     case keptForDirtyChild(syncId: Int64)
     /// A record the cleaning listed that was edited or fetched again before it was applied.
     case noLongerAGhost(syncId: Int64)
+    /// A record changed here that the server no longer has, under MERGE_FIELDS: kept, in conflict.
+    case deletedOnServerConflict(syncId: Int64)
 
     // Sync up (`UploadRule`).
     /// A local create the server created, or whose upsert matched a server record.
@@ -73,6 +75,8 @@ enum FoldDecision: CustomStringConvertible {
         case .keptForDirtyChild(let syncId): "kept by the ghost cleaning of sync \(syncId): a child has local changes"
         case .noLongerAGhost(let syncId):
             "kept by the ghost cleaning of sync \(syncId): it changed after the cleaning listed it"
+        case .deletedOnServerConflict(let syncId):
+            "kept by the ghost cleaning of sync \(syncId): changed locally and deleted on the server, a conflict"
         case .created(let serverId, let adopted, let syncId):
             adopted
                 ? "took over the server's record \(serverId) by sync \(syncId)"

@@ -27,6 +27,11 @@ package struct GhostCleaning: Hashable, Sendable {
     /// and that the server no longer has, sorted: records created here, uploaded, then deleted
     /// on the server before any sync down fetched them.
     package var unownedGhostIds: [String]
+    /// The id-field values of the sync's dirty records, changed here, that the server no longer
+    /// has, sorted: under MERGE_FIELDS each becomes a `deletedOnServer` conflict, never a
+    /// deletion (docs/conflicts.md). Empty under the other merge modes, where a dirty record is
+    /// never a ghost.
+    package var deletedOnServerIds: [String]
     /// The other soups the target writes (children, the other object types of a briefcase),
     /// cleaned in the same entry.
     package var related: [Related]
@@ -64,7 +69,7 @@ package struct GhostCleaning: Hashable, Sendable {
     /// Creates a cleaning.
     package init(
         syncId: Int64, soupName: String, idFieldName: String, remoteIds: [String], ghostIds: [String],
-        unownedGhostIds: [String] = [], related: [Related] = []
+        unownedGhostIds: [String] = [], deletedOnServerIds: [String] = [], related: [Related] = []
     ) {
         self.syncId = syncId
         self.soupName = soupName
@@ -72,16 +77,21 @@ package struct GhostCleaning: Hashable, Sendable {
         self.remoteIds = remoteIds
         self.ghostIds = ghostIds
         self.unownedGhostIds = unownedGhostIds
+        self.deletedOnServerIds = deletedOnServerIds
         self.related = related
     }
 
     /// The entry to append: kind `sync.ghosts.cleaned`, header `syncId`, `soup`, `idFieldName`,
-    /// payload `{remoteIds: [...], ghostIds: [...]}` plus `unownedGhostIds: [...]` when there
-    /// are any (so cleanings that find none keep the earlier format), and `related: [{soup,
+    /// payload `{remoteIds: [...], ghostIds: [...]}` plus `unownedGhostIds: [...]` and
+    /// `deletedOnServerIds: [...]` when there are any (so cleanings that find none keep the
+    /// earlier format), and `related: [{soup,
     /// idFieldName, parentIdFieldName?, remoteIds, ghostIds, unownedGhostIds?}]` when other soups
     /// are cleaned (``SyncPayload``).
     package var journalDraft: JournalEntry.Draft {
         var payload = Self.lists(remoteIds: remoteIds, ghostIds: ghostIds, unownedGhostIds: unownedGhostIds)
+        if !deletedOnServerIds.isEmpty {
+            payload[SyncPayload.deletedOnServerIds] = .array(deletedOnServerIds.map(JSONValue.string))
+        }
         if !related.isEmpty {
             payload[SyncPayload.related] = .array(
                 related.map { other in
@@ -150,13 +160,13 @@ package struct GhostCleaning: Hashable, Sendable {
         self.init(
             syncId: try header.integer(SyncHeader.syncId), soupName: try header.string(SyncHeader.soup),
             idFieldName: try header.string(SyncHeader.idFieldName), remoteIds: lists.remote, ghostIds: lists.ghosts,
-            unownedGhostIds: lists.unowned, related: related)
+            unownedGhostIds: lists.unowned, deletedOnServerIds: lists.deletedOnServer, related: related)
     }
 
-    /// The remote, ghost and unowned ghost ids of one soup's cleaning in `payload`; a missing
-    /// list is empty.
+    /// The remote, ghost, unowned ghost and deleted-on-server ids of one soup's cleaning in
+    /// `payload`; a missing list is empty.
     private static func readLists(_ payload: JSONValue, _ entry: JournalEntry) throws(SyncError) -> (
-        remote: [String], ghosts: [String], unowned: [String]
+        remote: [String], ghosts: [String], unowned: [String], deletedOnServer: [String]
     ) {
         func strings(_ key: String) throws(SyncError) -> [String] {
             let values = payload[key]?.array ?? []
@@ -168,7 +178,7 @@ package struct GhostCleaning: Hashable, Sendable {
         }
         return (
             try strings(SyncPayload.remoteIds), try strings(SyncPayload.ghostIds),
-            try strings(SyncPayload.unownedGhostIds)
+            try strings(SyncPayload.unownedGhostIds), try strings(SyncPayload.deletedOnServerIds)
         )
     }
 
@@ -182,6 +192,9 @@ package struct GhostCleaning: Hashable, Sendable {
         var summary = Self.summary(
             remoteIds: cleaning.remoteIds, ghostIds: cleaning.ghostIds, unownedGhostIds: cleaning.unownedGhostIds)
         summary[SyncPayload.sequence] = .number(JSONNumber(Int64(entry.sequence)))
+        if !cleaning.deletedOnServerIds.isEmpty {
+            summary[SyncPayload.deletedOnServerIds] = .array(cleaning.deletedOnServerIds.map(JSONValue.string))
+        }
         if !cleaning.related.isEmpty {
             summary[SyncPayload.related] = .array(
                 cleaning.related.map { other in

@@ -14,6 +14,8 @@ package import Soups
 /// So a record edited, or fetched by a sync down, between the engine's read and this append is
 /// kept (DESIGN invariant 5). A parent is kept too while a child of it is dirty
 /// (``GhostSet/parentIdsKept(byChildren:parentIdFieldName:)``, the rule the engine lists with).
+/// Under MERGE_FIELDS, `deletedOnServerIds` names records changed here that the server no longer
+/// has: each still changed here gets a `deletedOnServer` conflict and stays.
 package struct GhostCleaningRule: SoupFoldRule {
     /// `sync.ghosts.cleaned`.
     package var kinds: Set<JournalEntry.Kind> {
@@ -46,10 +48,40 @@ package struct GhostCleaningRule: SoupFoldRule {
                         byChildren: try state.dirtyRecords(in: soup), parentIdFieldName: parentIdField))
             }
         }
+        let soup = try state.requireSoup(cleaning.soupName)
         try removeGhosts(
-            owned: cleaning.ghostIds, unowned: cleaning.unownedGhostIds, of: cleaning.syncId,
-            in: try state.requireSoup(cleaning.soupName), idField: cleaning.idFieldName, state
+            owned: cleaning.ghostIds, unowned: cleaning.unownedGhostIds, of: cleaning.syncId, in: soup,
+            idField: cleaning.idFieldName, state
         ) { keptParents.contains($0) }
+        try noteDeletedOnServer(
+            cleaning.deletedOnServerIds, of: cleaning.syncId, in: soup, idField: cleaning.idFieldName, entry, state)
+    }
+
+    /// Gives each record `ids` names that is still changed here a `deletedOnServer` conflict
+    /// (MERGE_FIELDS); a record deleted, created again or cleaned since the listing is left as
+    /// it is.
+    private func noteDeletedOnServer(
+        _ ids: [String], of syncId: Int64, in soup: SoupCatalogEntry, idField: String, _ entry: JournalEntry,
+        _ state: SoupState
+    ) throws {
+        guard !ids.isEmpty else { return }
+        let finder = try LocalRecordFinder(state: state, soup: soup, idPath: idField, wanted: ids.map(JSONValue.string))
+        for id in ids {
+            for entryId in try finder.allEntryIds(for: .string(id)) {
+                guard let record = try state.record(soup.soupId, entryId),
+                    GhostSet.isChangedCandidate(record, syncId: syncId),
+                    case .object(let fields) = record
+                else { continue }
+                try RecordConflict.noteDeletedOnServer(
+                    fields, entryId: entryId, idField: idField, soup, syncId: syncId, entrySequence: entry.sequence,
+                    state)
+                if state.isTraced(soup) {
+                    try state.explain(
+                        entryId, in: soup, FoldDecision.deletedOnServerConflict(syncId: syncId).description,
+                        serverId: id)
+                }
+            }
+        }
     }
 
     /// The cleaning's soup, as its header names it.

@@ -17,6 +17,15 @@ package enum GhostSet {
         record[LocalFlags.syncId]?.number?.int64Value == syncId && !LocalFlags.isDirty(record)
     }
 
+    /// Whether `record` is one of sync `syncId`'s records changed here that a MERGE_FIELDS
+    /// cleaning turns into a `deletedOnServer` conflict when the server no longer has it:
+    /// updated here, neither created nor deleted here (a record deleted on both sides agrees,
+    /// and one created here is not on the server yet).
+    package static func isChangedCandidate(_ record: JSONValue, syncId: Int64) -> Bool {
+        record[LocalFlags.syncId]?.number?.int64Value == syncId && record[LocalFlags.locallyUpdated] == .bool(true)
+            && record[LocalFlags.locallyCreated] != .bool(true) && record[LocalFlags.locallyDeleted] != .bool(true)
+    }
+
     /// Whether `record` is a clean record that no sync down owns, holding a server id in
     /// `idFieldName`: cleaning deletes it when the server no longer has that id.
     package static func isUnownedCandidate(_ record: JSONValue, idFieldName: String) -> Bool {

@@ -27,8 +27,14 @@ extension SyncManager {
     /// ids (``SyncDownTarget/remoteIdsBySoup(_:)``); every soup is cleaned the same way, and a
     /// parent with a dirty child is never a ghost (decision 0322).
     ///
-    /// The remote ids and both kinds of ghosts are one journal entry; the sync's state is not
-    /// changed.
+    /// Under MERGE_FIELDS, a record of the sync changed here (updated, neither created nor
+    /// deleted here) that the server no longer has is not deleted: it gets a `deletedOnServer`
+    /// conflict (``RecordConflict/Kind/deletedOnServer``), as an update answered "not found"
+    /// does. Parent/children and briefcase syncs refuse MERGE_FIELDS, so this applies to
+    /// single-soup targets.
+    ///
+    /// The remote ids, both kinds of ghosts and those conflicts are one journal entry; the sync's
+    /// state is not changed.
     ///
     /// - Returns: how many records were deleted, in every soup.
     /// - Throws: ``SyncError/Code/syncNotFound``, ``SyncError/Code/syncRunning`` (also when
@@ -56,14 +62,22 @@ extension SyncManager {
         } else {
             let idFieldName = descriptor.idFieldName
             let local = try cleanRecords(of: id, soupName: sync.soupName, idFieldName: idFieldName)
-            let localIds = local.owned.compactMap { $0[idFieldName]?.string }
+            // Under MERGE_FIELDS the sync's changed records are asked about too: one the server
+            // no longer has is a conflict, not a ghost.
+            let changed =
+                sync.options.mergeMode == .mergeFields
+                ? try store.soups.dirtyRecords(sync.soupName).filter { GhostSet.isChangedCandidate($0, syncId: id) }
+                : []
+            let localIds = (local.owned + changed).compactMap { $0[idFieldName]?.string }
             let remoteIds = try await target.remoteIds(context, localIds: localIds)
             let unownedGhosts = try await missingOnServer(local.unowned, idFieldName: idFieldName, known: remoteIds)
             let ghosts = GhostSet.ghostIds(
                 localRecords: local.owned, idFieldName: idFieldName, syncId: id, remoteIds: remoteIds)
             cleaning = GhostCleaning(
                 syncId: id, soupName: sync.soupName, idFieldName: idFieldName, remoteIds: Array(remoteIds),
-                ghostIds: ghosts, unownedGhostIds: unownedGhosts)
+                ghostIds: ghosts, unownedGhostIds: unownedGhosts,
+                deletedOnServerIds: changed.compactMap { $0[idFieldName]?.string }.filter { !remoteIds.contains($0) }
+                    .sorted())
         }
         try checkAccepting()
         try store.journal.append(cleaning.journalDraft)

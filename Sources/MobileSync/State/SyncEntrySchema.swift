@@ -62,6 +62,7 @@ package enum SyncPayload {
     package static let remoteIds = "remoteIds"
     package static let ghostIds = "ghostIds"
     package static let unownedGhostIds = "unownedGhostIds"
+    package static let deletedOnServerIds = "deletedOnServerIds"
     package static let related = "related"
     package static let parentIdFieldName = "parentIdFieldName"
     package static let remoteIdCount = "remoteIdCount"

@@ -102,9 +102,9 @@ package struct UploadRule: SoupFoldRule {
             let stores = try apply(
                 outcome, to: &fields, idField: idField, soup, header: header, unchanged: unchanged, state)
             if outcome.kind == .notFound, header.mergeMode == .mergeFields, LocalFlags.isDirty(record) {
-                try Self.noteDeletedOnServer(
-                    fields, entryId: outcome.entryId, idField: idField, soup, syncId: header.syncId, entry: entry, state
-                )
+                try RecordConflict.noteDeletedOnServer(
+                    fields, entryId: outcome.entryId, idField: idField, soup, syncId: header.syncId,
+                    entrySequence: entry.sequence, state)
             }
             if stores {
                 fields[SoupStore.lastModifiedDateField] = .number(JSONNumber(entry.timestamp.millisecondsSinceEpoch))
@@ -146,7 +146,7 @@ package struct UploadRule: SoupFoldRule {
             return false
         case .notFound:
             // OVERWRITE sends the record again as a create; LEAVE_IF_CHANGED leaves it;
-            // MERGE_FIELDS leaves it with a conflict (`noteDeletedOnServer`).
+            // MERGE_FIELDS leaves it with a conflict (`RecordConflict.noteDeletedOnServer`).
             guard mergeMode == .overwrite else { return false }
             fields[LocalFlags.local] = true
             fields[LocalFlags.locallyCreated] = true
@@ -156,23 +156,6 @@ package struct UploadRule: SoupFoldRule {
             return false
         }
         return true
-    }
-
-    /// Records a record-level conflict on a dirty record whose update the server answered
-    /// "not found" under MERGE_FIELDS: changed locally, deleted on the server. The fields listed
-    /// are those changed locally since the base.
-    private static func noteDeletedOnServer(
-        _ fields: [String: JSONValue], entryId: Int64, idField: String, _ soup: SoupCatalogEntry, syncId: Int64,
-        entry: JournalEntry, _ state: SoupState
-    ) throws {
-        let base = try state.dirtyNote(soup.soupId, entryId)?.base?.object
-        let changed = FieldMerge.changedFields(of: fields, from: base ?? [:]).sorted()
-        let conflict = RecordConflict(
-            soup: soup.name, entryId: entryId, id: fields[idField]?.string, kind: .deletedOnServer,
-            fields: changed.map { RecordConflict.Field(path: $0, base: base?[$0], local: fields[$0], server: nil) },
-            syncId: syncId, entrySequence: entry.sequence)
-        try state.putDirtyNote(
-            DirtyNote(base: base.map(JSONValue.object), conflict: conflict.noteJSON), entryId, in: soup.soupId)
     }
 
     /// What an outcome did to its record, for a traced fold; `nil` for a skipped record.
