@@ -22,6 +22,8 @@ let package = Package(
             name: "journal-benchmarks",
             dependencies: [
                 "BenchmarkSupport",
+                "CZlib",
+                "CZstd",
                 // Not linked: an executable dependency is only built, so `swift run journal-benchmarks`
                 // builds the child process the soup benchmark starts for its SQLCipher baseline.
                 "sqlcipher-baseline",
@@ -48,6 +50,8 @@ let package = Package(
             dependencies: [
                 .product(name: "Determinism", package: "SyncJournal"),
                 .product(name: "LosslessJSON", package: "SyncJournal"),
+                // `--shape` is declared once here, for journal-benchmarks and sqlcipher-baseline alike.
+                argumentParser,
             ]
         ),
         // SmartStore's encrypted baseline in a process of its own: SQLCipher exports the same
@@ -62,6 +66,12 @@ let package = Package(
         // it built). The module map's `link "sqlcipher"` reaches only the objects that import it.
         // The header and library are in the system's default paths (Scripts/ensure-sqlcipher.sh).
         .systemLibrary(name: "CSQLCipher"),
+        // The system's zlib (zlib1g-dev), for the codec benchmark's deflate candidates; the module
+        // map's `link "z"` reaches only journal-benchmarks, the one target that imports it.
+        .systemLibrary(name: "CZlib"),
+        // The system's zstd (libzstd-dev, Scripts/ensure-zstd.sh), for the codec benchmark's zstd
+        // candidates and its dictionary builder, ZDICT_trainFromBuffer.
+        .systemLibrary(name: "CZstd"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 import Determinism
 
-/// The soup benchmark's work, the same on every store: insert `recordCount` records (about 1 KB,
-/// four indexes) in transactions of `batchSize`, then `lookupCount` exact lookups by `Id` and
+/// The soup benchmark's work, the same on every store: insert `recordCount` records of `shape`
+/// (four indexes) in transactions of `batchSize`, then `lookupCount` exact lookups by `Id` and
 /// `rangePageCount` range pages on `AnnualRevenue`.
 ///
 /// Records and probes come from fixed seeds, so every store of a run — and the SQLCipher child
@@ -11,12 +11,17 @@ public struct SoupWorkload: Sendable {
     public var batchSize: Int
     public var lookupCount: Int
     public var rangePageCount: Int
+    /// What the records look like; both shapes carry the four indexed paths.
+    public var shape: RecordShape
 
-    public init(recordCount: Int, batchSize: Int, lookupCount: Int, rangePageCount: Int) {
+    public init(
+        recordCount: Int, batchSize: Int, lookupCount: Int, rangePageCount: Int, shape: RecordShape = .lorem
+    ) {
         self.recordCount = recordCount
         self.batchSize = batchSize
         self.lookupCount = lookupCount
         self.rangePageCount = rangePageCount
+        self.shape = shape
     }
 
     /// Runs the workload on `store` and returns its figures.
@@ -27,7 +32,7 @@ public struct SoupWorkload: Sendable {
         var probes = SplitMix64(seed: 99)
         var lookups = LatencySample()
         for _ in 0..<lookupCount {
-            let id = BenchmarkRecords.id(Int.random(in: 0..<recordCount, using: &probes))
+            let id = shape.id(Int.random(in: 0..<recordCount, using: &probes))
             let start = ContinuousClock.now
             let found = try store.lookup(id: id)
             lookups.record(ContinuousClock.now - start)
@@ -52,7 +57,7 @@ public struct SoupWorkload: Sendable {
         var inserted = 0
         while inserted < recordCount {
             let count = min(batchSize, recordCount - inserted)
-            let batch = (inserted..<inserted + count).map { BenchmarkRecords.record($0, using: &generator) }
+            let batch = (inserted..<inserted + count).map { shape.record($0, using: &generator) }
             let start = ContinuousClock.now
             try store.insert(batch)
             seconds += (ContinuousClock.now - start).inSeconds

@@ -19,18 +19,20 @@ struct CompactionBenchmark {
     var reSyncCount = 1_000
     var minutesBetween = 5
     var reportEvery = 100
+    /// What the records look like (`--shape`).
+    var shape = RecordShape.lorem
     var configurations = StoreConfiguration.allCases
     var report = Report()
 
     func run() async throws -> CompactionFigures {
         report.line(
-            "compaction: soup of \(soupCount), \(reSyncCount) reSyncs of \(SyncDownBenchmark.changedCount) changed "
+            "compaction: soup of \(soupCount) \(shape.label), \(reSyncCount) reSyncs of \(SyncDownBenchmark.changedCount) changed "
                 + "records every \(minutesBetween) min, durable commits")
         var figures = CompactionFigures(
             parameters: CompactionFigures.Parameters(
                 soupRecords: soupCount, reSyncs: reSyncCount, minutesBetween: minutesBetween,
-                reSyncChangedRecords: SyncDownBenchmark.changedCount))
-        figures.sqliteBytes = try Self.sqliteBytes(soupCount: soupCount)
+                reSyncChangedRecords: SyncDownBenchmark.changedCount, shape: shape))
+        figures.sqliteBytes = try Self.sqliteBytes(soupCount: soupCount, shape: shape)
         report.line("the same soup in SQLite: \(DirectorySize.mebibytes(figures.sqliteBytes))")
         for configuration in configurations {
             report.line(configuration.label)
@@ -51,7 +53,8 @@ struct CompactionBenchmark {
     private func measure(_ configuration: StoreConfiguration, into figures: inout CompactionFigures) async throws {
         let directory = try TemporaryDirectory("bench-compaction")
         defer { directory.remove() }
-        let run = try CompactionRun(soupCount: soupCount, directory: directory, configuration: configuration)
+        let run = try CompactionRun(
+            soupCount: soupCount, shape: shape, directory: directory, configuration: configuration)
         try await run.fullSync()
         let baseline = try Self.storeBytes(run.store)
         report.line("  after the full sync: \(Self.describe(baseline))")
@@ -130,14 +133,16 @@ struct CompactionBenchmark {
     }
 
     /// The soup's size in SmartStore's SQLite layout: the database and its WAL after a checkpoint.
-    static func sqliteBytes(soupCount: Int) throws -> Int {
+    static func sqliteBytes(soupCount: Int, shape: RecordShape) throws -> Int {
         let directory = try TemporaryDirectory("bench-compaction-sqlite")
         defer { directory.remove() }
         let sqlite = try SQLiteSoupBaseline(path: directory.appending("soups.sqlite").path, syncsEveryCommit: true)
         var generator = SplitMix64(seed: 7)
         for start in stride(from: 0, to: soupCount, by: 2_000) {
             try sqlite.insert(
-                (start..<min(start + 2_000, soupCount)).map { SyncDownBenchmark.record($0, using: &generator) },
+                (start..<min(start + 2_000, soupCount)).map {
+                    SyncDownBenchmark.record($0, shape: shape, using: &generator)
+                },
                 modified: 1)
         }
         try sqlite.queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }

@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// The JSON figures of `journal-benchmarks compaction`, each an object keyed by
 /// ``StoreConfiguration`` raw value (docs/benchmarks.md lists the fields).
 struct CompactionFigures: Encodable {
@@ -6,6 +8,7 @@ struct CompactionFigures: Encodable {
         var reSyncs: Int
         var minutesBetween: Int
         var reSyncChangedRecords: Int
+        var shape: RecordShape
     }
 
     var parameters: Parameters

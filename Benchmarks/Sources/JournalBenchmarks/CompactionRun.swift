@@ -11,6 +11,7 @@ import Synchronization
 /// next batch of changed records.
 final class CompactionRun {
     let soupCount: Int
+    let shape: RecordShape
     let clock = ManualWallClock(tick: .milliseconds(1))
     let store: SyncStore
     let manager: SyncManager
@@ -19,10 +20,13 @@ final class CompactionRun {
     private var generator = SplitMix64(seed: 11)
     private var sync: SyncState?
 
-    init(soupCount: Int, directory: TemporaryDirectory, configuration: StoreConfiguration) throws {
+    init(
+        soupCount: Int, shape: RecordShape = .lorem, directory: TemporaryDirectory, configuration: StoreConfiguration
+    ) throws {
         self.soupCount = soupCount
+        self.shape = shape
         var registry = SyncDownTargetRegistry()
-        registry.register("generated") { _ in GeneratedTarget(count: soupCount) }
+        registry.register("generated") { _ in GeneratedTarget(count: soupCount, shape: shape) }
         let runs = Mutex(0)
         registry.register("changed") { [changedRecords] _ in
             let run = runs.withLock { count -> Int in
@@ -46,7 +50,8 @@ final class CompactionRun {
     /// One reSync of 100 newly changed records: its seconds, and the entries compaction removed during it.
     func reSync() async throws -> (seconds: Double, removed: UInt64) {
         let changed = (0..<SyncDownBenchmark.changedCount).map { _ in
-            SyncDownBenchmark.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
+            SyncDownBenchmark.record(
+                Int.random(in: 0..<soupCount, using: &generator), shape: shape, using: &generator)
         }
         changedRecords.value.withLock { $0 = changed }
         let horizonBefore = try store.journal.horizon().firstSequence

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Determinism
 import LosslessJSON
 import MobileSync
@@ -5,6 +6,7 @@ import MobileSync
 /// Generates `count` records page by page, to fill large soups without holding them in memory.
 struct GeneratedTarget: SyncDownTarget {
     let count: Int
+    let shape: RecordShape
     private var next = 0
     private var generator = SplitMix64(seed: 7)
     var idFieldName: String { "Id" }
@@ -12,8 +14,9 @@ struct GeneratedTarget: SyncDownTarget {
     var isSortedByModificationDate: Bool { true }
     var totalSize: Int64 { Int64(count) }
 
-    init(count: Int) {
+    init(count: Int, shape: RecordShape = .lorem) {
         self.count = count
+        self.shape = shape
     }
 
     mutating func startFetch(_ context: SyncDownContext, maxTimeStamp: Int64) async throws -> [JSONValue] {
@@ -24,7 +27,7 @@ struct GeneratedTarget: SyncDownTarget {
         guard next < count else { return nil }
         let end = min(next + SyncDownBenchmark.pageSize, count)
         defer { next = end }
-        return (next..<end).map { SyncDownBenchmark.record($0, using: &generator) }
+        return (next..<end).map { SyncDownBenchmark.record($0, shape: shape, using: &generator) }
     }
 
     func remoteIds(_ context: SyncDownContext, localIds: [String]) async throws -> Set<String> {

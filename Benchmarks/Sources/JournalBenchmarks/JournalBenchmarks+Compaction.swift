@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchmarkSupport
 
 extension JournalBenchmarks {
     struct Compaction: AsyncParsableCommand {
@@ -21,6 +22,7 @@ extension JournalBenchmarks {
         @Option(help: "Print the store's size every this many reSyncs.")
         var reportEvery = 100
 
+        @OptionGroup var recordShape: ShapeOptions
         @OptionGroup var stores: ConfigurationOptions
         @OptionGroup var output: OutputOptions
 
@@ -32,7 +34,7 @@ extension JournalBenchmarks {
         func run() async throws {
             let benchmark = CompactionBenchmark(
                 soupCount: records, reSyncCount: reSyncs, minutesBetween: minutesBetween, reportEvery: reportEvery,
-                configurations: stores.selected, report: output.report)
+                shape: recordShape.shape, configurations: stores.selected, report: output.report)
             try output.report.finish("compaction", try await benchmark.run())
         }
     }

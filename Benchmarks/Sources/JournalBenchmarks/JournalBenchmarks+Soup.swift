@@ -6,7 +6,7 @@ extension JournalBenchmarks {
         static let configuration = CommandConfiguration(
             abstract: "Soup inserts, lookups and range pages, beside SQLite (synchronous FULL) and SQLCipher.",
             discussion: """
-                The same seeded records (~1 KB, 4 indexes) and probes on every store: SmartStore's layout in \
+                The same seeded records (--shape, 4 indexes) and probes on every store: SmartStore's layout in \
                 SQLite and in SQLCipher (a child process, sqlcipher-baseline), then the soups under each \
                 configuration. Prints the goals' ratios from this one run.
                 """)
@@ -23,6 +23,7 @@ extension JournalBenchmarks {
         @Option(help: "Range pages of 100 records on AnnualRevenue after the lookups.")
         var rangePages = 1000
 
+        @OptionGroup var recordShape: ShapeOptions
         @OptionGroup var stores: ConfigurationOptions
         @OptionGroup var output: OutputOptions
 
@@ -34,7 +35,8 @@ extension JournalBenchmarks {
         func run() async throws {
             let benchmark = SoupBenchmark(
                 workload: SoupWorkload(
-                    recordCount: records, batchSize: batchSize, lookupCount: lookups, rangePageCount: rangePages),
+                    recordCount: records, batchSize: batchSize, lookupCount: lookups, rangePageCount: rangePages,
+                    shape: recordShape.shape),
                 configurations: stores.selected, report: output.report)
             try output.report.finish("soup", try benchmark.run())
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BenchmarkSupport
 
 extension JournalBenchmarks {
     struct SyncDown: AsyncParsableCommand {
@@ -6,7 +7,7 @@ extension JournalBenchmarks {
             commandName: "sync-down",
             abstract: "The sync-down engine without HTTP: ingest, then reSyncs on a small and a large soup.",
             discussion: """
-                A custom target hands SyncManager pages of ~1 KB records (4 indexes) from memory. The reSync \
+                A custom target hands SyncManager pages of --shape records (4 indexes) from memory. The reSync \
                 applies 100 changed records to soups of --small-soup and --large-soup records, then the same \
                 change on SmartStore's SQLite layout (synchronous FULL).
                 """)
@@ -32,6 +33,7 @@ extension JournalBenchmarks {
         @Flag(help: "Measure everything again without a sync per commit: the engine's own work.")
         var withoutFsync = false
 
+        @OptionGroup var recordShape: ShapeOptions
         @OptionGroup var stores: ConfigurationOptions
         @OptionGroup var output: OutputOptions
 
@@ -49,7 +51,8 @@ extension JournalBenchmarks {
             let benchmark = SyncDownBenchmark(
                 recordCount: records, smallSoupCount: smallSoup, largeSoupCount: largeSoup,
                 reSyncRepeatCount: reSyncRepeats, ingestPageSize: pageSize, ingestPagesPerCommit: pagesPerCommit,
-                measuresWithoutFsync: withoutFsync, configurations: stores.selected, report: output.report)
+                measuresWithoutFsync: withoutFsync, shape: recordShape.shape, configurations: stores.selected,
+                report: output.report)
             try output.report.finish("sync-down", try await benchmark.run())
         }
     }

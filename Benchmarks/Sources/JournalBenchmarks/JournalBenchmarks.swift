@@ -19,6 +19,6 @@ struct JournalBenchmarks: AsyncParsableCommand {
             """,
         subcommands: [
             Append.self, StateAsOf.self, StateAsOfSoups.self, Soup.self, Floor.self, SyncDown.self, SyncDownHTTP.self,
-            SyncUpHTTP.self, Recovery.self, RecoveryChild.self, Fold.self, Compaction.self, SmartSQL.self,
+            SyncUpHTTP.self, Recovery.self, RecoveryChild.self, Fold.self, Compaction.self, SmartSQL.self, Codec.self,
         ])
 }

@@ -17,7 +17,7 @@ struct SQLCipherBaselineProcess {
         child.arguments = [
             "--directory", directory.path, "--records", String(workload.recordCount), "--batch-size",
             String(workload.batchSize), "--lookups", String(workload.lookupCount), "--range-pages",
-            String(workload.rangePageCount),
+            String(workload.rangePageCount), "--shape", workload.shape.rawValue,
         ]
         let output = Pipe()
         child.standardOutput = output

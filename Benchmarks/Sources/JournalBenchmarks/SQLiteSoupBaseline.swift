@@ -96,7 +96,9 @@ extension SQLiteSoupBaseline: SoupWorkloadStore {
 extension SQLiteSoupBaseline {
     /// The reSync's work on SmartStore's layout: 100 changed records (the sync-down benchmark's
     /// records) updated in one transaction, in a soup of `soupCount`; the median of `repeatCount`.
-    static func reSyncSeconds(soupCount: Int, syncsEveryCommit: Bool, repeatCount: Int) throws -> Double {
+    static func reSyncSeconds(
+        soupCount: Int, shape: RecordShape = .lorem, syncsEveryCommit: Bool, repeatCount: Int
+    ) throws -> Double {
         let directory = try TemporaryDirectory("bench-sqlite-resync")
         defer { directory.remove() }
         let sqlite = try SQLiteSoupBaseline(
@@ -104,7 +106,7 @@ extension SQLiteSoupBaseline {
         var fillGenerator = SplitMix64(seed: 7)
         for start in stride(from: 0, to: soupCount, by: 10_000) {
             let records = (start..<min(start + 10_000, soupCount)).map {
-                SyncDownBenchmark.record($0, using: &fillGenerator)
+                SyncDownBenchmark.record($0, shape: shape, using: &fillGenerator)
             }
             try sqlite.insert(records, modified: 1)
         }
@@ -112,7 +114,8 @@ extension SQLiteSoupBaseline {
         var samples: [Double] = []
         for _ in 0..<repeatCount {
             let changed = (0..<SyncDownBenchmark.changedCount).map { _ in
-                SyncDownBenchmark.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
+                SyncDownBenchmark.record(
+                    Int.random(in: 0..<soupCount, using: &generator), shape: shape, using: &generator)
             }
             let start = ContinuousClock.now
             try sqlite.update(changed, modified: 2)

@@ -16,7 +16,7 @@ struct SoupBenchmark {
 
     func run() throws -> SoupFigures {
         report.line(
-            "soup of \(workload.recordCount) records (~1 KB, 4 indexes), \(workload.batchSize) per transaction, "
+            "soup of \(workload.recordCount) \(workload.shape.label) (4 indexes), \(workload.batchSize) per transaction, "
                 + "durable commits; \(workload.lookupCount) lookups by Id, \(workload.rangePageCount) range pages of "
                 + "\(SmartStoreLayout.rangePageSize)")
         var figures = SoupFigures(workload)

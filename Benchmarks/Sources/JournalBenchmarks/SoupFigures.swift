@@ -12,6 +12,7 @@ struct SoupFigures: Encodable {
         var batchSize: Int
         var lookups: Int
         var rangePages: Int
+        var shape: RecordShape
     }
 
     var parameters: Parameters
@@ -37,7 +38,7 @@ struct SoupFigures: Encodable {
     init(_ workload: SoupWorkload) {
         parameters = Parameters(
             records: workload.recordCount, batchSize: workload.batchSize, lookups: workload.lookupCount,
-            rangePages: workload.rangePageCount)
+            rangePages: workload.rangePageCount, shape: workload.shape)
     }
 
     /// Files one store's figures: its insert rate under `insertKey`, the rest under `storeKey`.

@@ -34,6 +34,8 @@ struct SyncDownBenchmark {
     /// Pages the ingest commits per transaction (`SyncManager(pagesPerCommit:)`).
     var ingestPagesPerCommit = 1
     var measuresWithoutFsync = false
+    /// What the records look like (`--shape`).
+    var shape = RecordShape.lorem
     var configurations = StoreConfiguration.allCases
     var report = Report()
     static let changedCount = 100
@@ -42,15 +44,15 @@ struct SyncDownBenchmark {
         SyncDownFigures.Parameters(
             records: recordCount, pageSize: ingestPageSize, pagesPerCommit: ingestPagesPerCommit,
             smallSoup: smallSoupCount, largeSoup: largeSoupCount, reSyncRepeats: reSyncRepeatCount,
-            reSyncChangedRecords: Self.changedCount)
+            reSyncChangedRecords: Self.changedCount, shape: shape)
     }
 
     func run() async throws -> SyncDownFigures {
         report.line(
-            "sync down through an in-memory target, \(ingestPageSize) records per page and \(ingestPagesPerCommit)"
+            "sync down of \(shape.label) through an in-memory target, \(ingestPageSize) records per page and \(ingestPagesPerCommit)"
                 + " page(s) per commit in the ingest")
         var generator = SplitMix64(seed: 7)
-        let records = (0..<recordCount).map { Self.record($0, using: &generator) }
+        let records = (0..<recordCount).map { Self.record($0, shape: shape, using: &generator) }
         let pages = stride(from: 0, to: records.count, by: ingestPageSize).map {
             Array(records[$0..<min($0 + ingestPageSize, records.count)])
         }
@@ -62,9 +64,9 @@ struct SyncDownBenchmark {
         if largeSoupCount > 0 {
             // The same change on SmartStore's SQLite layout, its WAL synced at every commit.
             let small = try SQLiteSoupBaseline.reSyncSeconds(
-                soupCount: smallSoupCount, syncsEveryCommit: true, repeatCount: reSyncRepeatCount)
+                soupCount: smallSoupCount, shape: shape, syncsEveryCommit: true, repeatCount: reSyncRepeatCount)
             let large = try SQLiteSoupBaseline.reSyncSeconds(
-                soupCount: largeSoupCount, syncsEveryCommit: true, repeatCount: reSyncRepeatCount)
+                soupCount: largeSoupCount, shape: shape, syncsEveryCommit: true, repeatCount: reSyncRepeatCount)
             figures.durable.addReSync(SoupFigures.sqliteFull, small: small, large: large)
             report.line(
                 String(
@@ -139,10 +141,10 @@ struct SyncDownBenchmark {
         let directory = try TemporaryDirectory("bench-resync")
         defer { directory.remove() }
         var registry = SyncDownTargetRegistry()
-        registry.register("generated") { _ in GeneratedTarget(count: soupCount) }
+        registry.register("generated") { [shape] _ in GeneratedTarget(count: soupCount, shape: shape) }
         var generator = SplitMix64(seed: 11)
         let changed = (0..<Self.changedCount).map { _ in
-            Self.record(Int.random(in: 0..<soupCount, using: &generator), using: &generator)
+            Self.record(Int.random(in: 0..<soupCount, using: &generator), shape: shape, using: &generator)
         }
         // Each run brings a new edit of the records: a reSync of records fetched again unchanged
         // writes nothing (decision 0321), and that is not what this measures.
@@ -203,9 +205,10 @@ struct SyncDownBenchmark {
         return store
     }
 
-    /// A benchmark record with a modification date, so pages carry a watermark.
-    static func record(_ index: Int, using generator: inout SplitMix64) -> JSONValue {
-        guard case .object(var fields) = BenchmarkRecords.record(index, using: &generator) else { return .null }
+    /// A benchmark record of `shape` with a modification date that grows with `index`, so pages
+    /// carry a watermark (an org-shaped record's own `LastModifiedDate` is replaced).
+    static func record(_ index: Int, shape: RecordShape = .lorem, using generator: inout SplitMix64) -> JSONValue {
+        guard case .object(var fields) = shape.record(index, using: &generator) else { return .null }
         fields["LastModifiedDate"] = .string(
             WallTime(millisecondsSinceEpoch: 1_700_000_000_000 + Int64(index)).salesforceFormat)
         return .object(fields)

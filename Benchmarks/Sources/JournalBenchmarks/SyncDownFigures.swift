@@ -14,6 +14,7 @@ struct SyncDownFigures: Encodable {
         var largeSoup: Int
         var reSyncRepeats: Int
         var reSyncChangedRecords: Int
+        var shape: RecordShape
     }
 
     var parameters: Parameters

@@ -30,6 +30,8 @@ struct SQLCipherBaseline: ParsableCommand {
     @Option(help: "Range pages of 100 on AnnualRevenue.")
     var rangePages = 1000
 
+    @OptionGroup var recordShape: ShapeOptions
+
     func validate() throws {
         guard records > 0, batchSize > 0, lookups >= 0, rangePages >= 0 else {
             throw ValidationError(
@@ -42,7 +44,8 @@ struct SQLCipherBaseline: ParsableCommand {
             path: URL(fileURLWithPath: directory).appendingPathComponent("smartstore.sqlcipher").path,
             passphrase: Self.randomPassphrase())
         let workload = SoupWorkload(
-            recordCount: records, batchSize: batchSize, lookupCount: lookups, rangePageCount: rangePages)
+            recordCount: records, batchSize: batchSize, lookupCount: lookups, rangePageCount: rangePages,
+            shape: recordShape.shape)
         let figures = try workload.run(on: store)
         guard try store.fileIsEncrypted() else {
             throw SQLCipherError(code: SQLITE_MISUSE, message: "the SQLCipher database was written in plaintext")
