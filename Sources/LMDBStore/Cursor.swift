@@ -102,6 +102,28 @@ public struct Cursor {
         }
     }
 
+    /// Visits the keys of `range` in key order, in place, until `body` returns `false`; the
+    /// values are never opened.
+    ///
+    /// For a sealed database this skips the value's seal (decryption or checksum), which a walk
+    /// that needs only keys, such as a count, would otherwise pay for every entry. A damaged
+    /// value is therefore not reported here; the reads that return it report it. The key buffer
+    /// points into the memory map and is valid only during `body`.
+    /// - Complexity: O(log n) to find the start, then O(1) per key visited.
+    public func forEachKeyInPlace(in range: KeyRange = .all, _ body: (_ key: UnsafeRawBufferPointer) throws -> Bool)
+        throws
+    {
+        var move: LMDBCalls.CursorMove = range.lowerBound.map { .atLeast($0) } ?? .first
+        while true {
+            let more = try LMDBCalls.cursorVisit(pointer, move, extent) { key, _ -> Bool in
+                guard !range.isPastUpperBound(key) else { return false }
+                return try body(key)
+            }
+            guard more == true else { return }
+            move = .next
+        }
+    }
+
     /// Visits `range` from its upper end down, in place. The corresponding LMDB calls are
     /// `mdb_cursor_get(MDB_SET_RANGE)`, `mdb_cursor_get(MDB_LAST)` and `mdb_cursor_get(MDB_PREV)`.
     private func forEachInPlaceReversed(

@@ -93,4 +93,34 @@ private struct TrailerSealer: InPlaceValueSealer {
         #expect(readSealed == value)
         #expect(storedSealed == value + [1, 0xAB])
     }
+
+    /// A walk of keys alone never opens a value: a value that fails to open is not seen, where
+    /// a walk of entries reports it.
+    @Test func aKeyWalkVisitsEveryKeyWithoutOpeningTheValues() throws {
+        let directory = try TemporaryDirectory("key-walk")
+        defer { directory.remove() }
+        let environment = try Environment(directory: directory.url, sealer: TrailerSealer())
+        let sealed = try environment.database(named: "sealed")
+        try environment.write { transaction in
+            for key in UInt8(1)...5 { try transaction.put(sealed, key: [key], value: [key]) }
+            // Stored without its seal, so opening it fails.
+            try transaction.put(sealed.unsealed, key: [3], value: [3])
+        }
+        let keys = try environment.read { transaction in
+            try transaction.withCursor(sealed) { cursor in
+                var keys: [[UInt8]] = []
+                try cursor.forEachKeyInPlace(in: KeyRange(from: [2], to: [4], includesUpperBound: true)) { key in
+                    keys.append(Array(key))
+                    return true
+                }
+                return keys
+            }
+        }
+        #expect(keys == [[2], [3], [4]])
+        #expect(throws: (any Error).self) {
+            try environment.read { transaction in
+                try transaction.withCursor(sealed) { cursor in try cursor.forEachInPlace { _, _ in true } }
+            }
+        }
+    }
 }

@@ -48,8 +48,9 @@ extension SoupProjection {
             let entry = try state.requireSoup(name)
             let prefix = KeyRange.prefix(SoupDatabases.soupPrefix(entry.soupId))
             var recordCount = 0
+            // Counting needs no record opened: a sealed store would decrypt every one.
             try state.transaction.withCursor(state.databases.records) { cursor in
-                try cursor.forEachInPlace(in: prefix) { _, _ in
+                try cursor.forEachKeyInPlace(in: prefix) { _ in
                     recordCount += 1
                     return true
                 }
