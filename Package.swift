@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "LosslessJSON", targets: ["LosslessJSON"]),
         .library(name: "LMDBStore", targets: ["LMDBStore"]),
         .library(name: "EventJournal", targets: ["EventJournal"]),
+        // The system's zstd, a product so that the benchmarks' codec comparison uses this module
+        // rather than declaring a second one of the same name.
+        .library(name: "CZstd", targets: ["CZstd"]),
         .library(name: "SyncTesting", targets: ["SyncTesting"]),
         .library(name: "SyncReplay", targets: ["SyncReplay"]),
         .executable(name: "msync", targets: ["msync"]),
@@ -58,6 +61,9 @@ let package = Package(
         // Hardware CRC-32C (SSE 4.2, ARMv8 CRC) behind a runtime check; C because Swift cannot
         // build one function for an instruction set the rest of the binary does not assume.
         .target(name: "CCRC32C"),
+        // zstd compresses journal entries that hold pages of records (decisions 0028, 0029):
+        // Debian's libzstd-dev, installed by Scripts/ensure-zstd.sh; Homebrew's zstd on macOS.
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
         // AES-GCM with a key schedule made once per data key, over the BoringSSL swift-crypto
         // links (decision 0017); C, because that BoringSSL is not a product Swift can import.
         // It depends on Crypto, the product whose objects carry the symbols it declares; a
@@ -65,7 +71,7 @@ let package = Package(
         .target(name: "CAESGCM", dependencies: [crypto]),
         .target(
             name: "EventJournal",
-            dependencies: ["CAESGCM", "CCRC32C", "LMDBStore", "Determinism", "LosslessJSON", crypto, logging]
+            dependencies: ["CAESGCM", "CCRC32C", "CZstd", "LMDBStore", "Determinism", "LosslessJSON", crypto, logging]
         ),
         .testTarget(name: "LMDBStoreTests", dependencies: ["LMDBStore", "Determinism", "LosslessJSON", "SyncTesting"]),
         .testTarget(

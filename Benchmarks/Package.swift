@@ -23,7 +23,9 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport",
                 "CZlib",
-                "CZstd",
+                // The library's zstd module (its product), for the codec benchmark's zstd candidates
+                // and its dictionary builder, ZDICT_trainFromBuffer.
+                .product(name: "CZstd", package: "SyncJournal"),
                 // Not linked: an executable dependency is only built, so `swift run journal-benchmarks`
                 // builds the child process the soup benchmark starts for its SQLCipher baseline.
                 "sqlcipher-baseline",
@@ -69,9 +71,6 @@ let package = Package(
         // The system's zlib (zlib1g-dev), for the codec benchmark's deflate candidates; the module
         // map's `link "z"` reaches only journal-benchmarks, the one target that imports it.
         .systemLibrary(name: "CZlib"),
-        // The system's zstd (libzstd-dev, Scripts/ensure-zstd.sh), for the codec benchmark's zstd
-        // candidates and its dictionary builder, ZDICT_trainFromBuffer.
-        .systemLibrary(name: "CZstd"),
     ],
     swiftLanguageModes: [.v6]
 )

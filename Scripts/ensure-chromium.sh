@@ -6,8 +6,6 @@
 if [ "$(uname -s)" != "Darwin" ] && [ -z "${CHROMIUM:-}" ] \
     && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     echo "chromium is missing: installing it with apt-get (the inspector's browser test)" >&2
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium
+    source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
+    apt_install --no-install-recommends chromium
 fi

@@ -12,9 +12,7 @@ if ! pkg-config --exists lmdb 2>/dev/null; then
         brew install lmdb pkgconf
     else
         echo "liblmdb-dev is missing: installing it with apt-get" >&2
-        SUDO=""
-        if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-        $SUDO apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq liblmdb-dev pkg-config
+        source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
+        apt_install liblmdb-dev pkg-config
     fi
 fi

@@ -5,8 +5,6 @@
 # scripts, because nothing installed by hand survives a fresh machine.
 if [ "$(uname -s)" != "Darwin" ] && ! pkg-config --exists sqlite3 2>/dev/null; then
     echo "libsqlite3-dev is missing: installing it with apt-get" >&2
-    SUDO=""
-    if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq libsqlite3-dev pkg-config
+    source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
+    apt_install libsqlite3-dev pkg-config
 fi

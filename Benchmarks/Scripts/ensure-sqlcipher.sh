@@ -13,8 +13,6 @@ if [ ! -e "$sqlcipher_header" ]; then
         exit 1
     fi
     echo "libsqlcipher-dev is missing: installing it with apt-get" >&2
-    as_root=""
-    if [ "$(id -u)" -ne 0 ]; then as_root="sudo"; fi
-    $as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq libsqlcipher-dev
+    source "$(dirname "${BASH_SOURCE[0]}")/../../Scripts/apt-install.sh"
+    apt_install libsqlcipher-dev
 fi

@@ -23,10 +23,11 @@ import Synchronization
 ///
 /// All methods are synchronous and thread-safe; writers are serialized, across processes too.
 public final class Journal: Sendable {
-    /// The layout this build reads and writes: 3 may begin at a horizon, after compaction
-    /// (decision 0005); 2 keeps the journal and the projections in two environments (decision
-    /// 0003) and is read as it is; 1 kept both in one, and is converted on open.
-    public static let formatVersion: UInt32 = 3
+    /// The layout this build reads and writes: 4 may hold compressed entries (decision 0029);
+    /// 3 may begin at a horizon, after compaction (decision 0005); 2 keeps the journal and the
+    /// projections in two environments (decision 0003). Stores of 2 and 3 are read as they are
+    /// and recorded as 4 when opened for writing; 1 kept both in one, and is converted on open.
+    public static let formatVersion: UInt32 = 4
 
     /// Where the store's parts are.
     public let layout: StoreLayout

@@ -55,6 +55,14 @@ public struct JournalOptions: Sendable {
     /// How observers notice commits made by other processes.
     public var observation = ObservationOptions()
 
+    /// Whether entries whose payload compresses are stored compressed with zstd (decision 0029).
+    ///
+    /// A sync-down page of org-shaped records takes about a sixth of its bytes this way, for
+    /// about 7 µs of the writer's time per record. Entries are read the same either way, and a
+    /// store may hold both: turning this off only stops new entries from being compressed.
+    /// Exports are always uncompressed.
+    public var compressesEntries = true
+
     /// Whether the store is opened only to be read: no byte of it is written (decision 0024).
     ///
     /// Both environments are opened with `MDB_RDONLY`. LMDB still records this process's

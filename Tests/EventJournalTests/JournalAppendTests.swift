@@ -163,7 +163,7 @@ import Testing
         options.environment.mapSizeBytes = 1 << 20
         options.environment.flushesOnCommit = false
         let journal = try fixture.open(options: options)
-        let payload = [UInt8](repeating: 0x5A, count: 1024)
+        let payload = incompressibleBytes(1024)
         let drafts = (0..<8000).map { _ in JournalEntry.Draft(kind: "blob", payload: payload) }
         try journal.append(drafts)
         #expect(try journal.lastSequence() == 8000)
@@ -212,7 +212,7 @@ enum JournalReaderProbe {
         options.environment.flushesOnCommit = false
         let journal = try fixture.open(options: options)
         try journal.append(note("kept", 1))
-        let payload = [UInt8](repeating: 1, count: 4096)
+        let payload = incompressibleBytes(4096)
         let error = try #require(throws: JournalError.self) {
             try journal.append((0..<2000).map { _ in JournalEntry.Draft(kind: "blob", payload: payload) })
         }

@@ -226,7 +226,7 @@ import Testing
         options = JournalOptions()
         options.checkpoints.journalBytesMax = 64 << 10
         let byBytes = try fixture.open(options: options, subdirectory: "bytes")
-        let large = [UInt8](repeating: 0x41, count: 20 << 10)
+        let large = incompressibleBytes(20 << 10)
         for _ in 1...5 { try byBytes.append(JournalEntry.Draft(kind: "blob", payload: large)) }
         #expect(try checkpoints(byBytes).count == 1)
 

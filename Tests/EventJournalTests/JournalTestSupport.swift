@@ -28,3 +28,10 @@ struct JournalFixture {
 func note(_ text: String, _ n: Int) -> JournalEntry.Draft {
     JournalEntry.Draft(kind: "note.added", header: ["n": .integer(Int64(n))], json: ["text": .string(text)])
 }
+
+/// `count` seeded random bytes: a payload zstd cannot shrink, so an entry weighs what a test
+/// about sizes (retention, checkpoints, a full map) counts, compressed entries or not.
+func incompressibleBytes(_ count: Int, seed: UInt64 = 29) -> [UInt8] {
+    var random = SplitMix64(seed: seed)
+    return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &random) }
+}

@@ -2,7 +2,8 @@ import ArgumentParser
 import EventJournal
 
 /// The stores every storage benchmark measures side by side in one invocation (issue 25): what an
-/// app gets by default, plaintext and encrypted, and the same store keeping all its history.
+/// app gets by default, plaintext and encrypted, the same store keeping all its history, and the
+/// same store storing its entries uncompressed, as before decision 0029.
 ///
 /// The raw values are the keys of the benchmarks' JSON figures.
 enum StoreConfiguration: String, CaseIterable, ExpressibleByArgument, Sendable {
@@ -13,6 +14,9 @@ enum StoreConfiguration: String, CaseIterable, ExpressibleByArgument, Sendable {
     case defaultEncrypted
     /// The default options but `RetentionPolicy.unlimited`: nothing is ever compacted away.
     case unlimited
+    /// The default options but `compressesEntries` off: every entry in its canonical envelope, so
+    /// one run shows what compressing the journal's entries saves and costs (decision 0029).
+    case uncompressed
 
     /// How the lines for people name this configuration.
     var label: String {
@@ -20,6 +24,7 @@ enum StoreConfiguration: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .default: "app default (default retention, plaintext)"
         case .defaultEncrypted: "app default, encrypted (default retention, AES-GCM)"
         case .unlimited: "unlimited history (RetentionPolicy.unlimited, plaintext)"
+        case .uncompressed: "app default, entries uncompressed (compressesEntries off, plaintext)"
         }
     }
 
@@ -34,6 +39,8 @@ enum StoreConfiguration: String, CaseIterable, ExpressibleByArgument, Sendable {
             options.encryption = try key ?? Self.randomKey()
         case .unlimited:
             options.retention = .unlimited
+        case .uncompressed:
+            options.compressesEntries = false
         }
         return options
     }

@@ -116,25 +116,16 @@ extension Journal {
         }
     }
 
-    /// Stores an envelope in the journal; a full map is reported as the journal's.
-    func putEntry(_ envelope: [UInt8], sequence: UInt64, in journalTransaction: Transaction) throws {
-        do {
-            try journalTransaction.put(entries, key: SequenceKey.encode(sequence), value: envelope, options: .append)
-        } catch let error as LMDBError where error == .mapFull {
-            throw EnvironmentFull(environment: journalEnvironment, cause: error)
-        }
-    }
-
-    /// Stores `entry`'s envelope (``JournalEntry/envelope()``), written straight into LMDB's
-    /// page: a save's entry is megabytes, which were built in an array, then copied there.
-    /// - Returns: the envelope's checksum.
+    /// Stores `entry`'s envelope (``StoredEnvelope``: compressed when ``JournalOptions/compressesEntries``
+    /// and the payload compresses), written straight into LMDB's page; a full map is reported
+    /// as the journal's.
+    /// - Returns: the stored envelope's checksum.
     func putEntry(_ entry: JournalEntry, in journalTransaction: Transaction) throws -> UInt32 {
-        let head = entry.envelopeHead()
+        let stored = StoredEnvelope(entry, compressing: options.compressesEntries)
         do {
             return try journalTransaction.put(
-                entries, key: SequenceKey.encode(entry.sequence), byteCount: entry.envelopeByteCount(head: head),
-                options: .append
-            ) { entry.writeEnvelope(head: head, into: $0) }
+                entries, key: SequenceKey.encode(entry.sequence), byteCount: stored.byteCount, options: .append
+            ) { stored.write(into: $0) }
         } catch let error as LMDBError where error == .mapFull {
             throw EnvironmentFull(environment: journalEnvironment, cause: error)
         }

@@ -4,8 +4,13 @@ import LosslessJSON
 // The binary envelope of a stored entry. docs/journal-format.md describes it byte by byte;
 // change both together and bump `envelopeVersion`.
 extension JournalEntry {
-    /// The envelope layout this build writes.
+    /// The layout of the canonical envelope: the payload as it is. Small entries are stored in
+    /// it, and an entry's identity (its export line and that line's checksum) is always its
+    /// canonical envelope, however the entry is stored.
     static let envelopeVersion: UInt8 = 1
+    /// The layout of an envelope whose payload is one zstd frame (``PayloadCompression``): the
+    /// canonical fields, then the frame's length and the frame instead of the payload.
+    static let compressedEnvelopeVersion: UInt8 = 2
 
     private enum HeaderType: UInt8 {
         case string = 1
@@ -59,18 +64,24 @@ extension JournalEntry {
         head.count + payload.count + 4
     }
 
-    /// Writes the envelope whose fields before the payload are `head` (``envelopeHead()``)
+    /// Writes the envelope whose fields before the payload are `head` (``envelopeHead(compressedPayloadCount:)``)
     /// into `output`, which holds exactly its bytes (``envelopeByteCount(head:)``), and returns
     /// its checksum: ``envelope()``'s bytes, where the caller wants them (LMDB's page).
     package func writeEnvelope(head: [UInt8], into output: UnsafeMutableRawBufferPointer) -> UInt32 {
-        let payloadStart = head.count
-        let checksumStart = payloadStart + payload.count
         precondition(output.count == envelopeByteCount(head: head), "the envelope's room must be its exact size")
+        return payload.withUnsafeBytes { Self.writeEnvelope(head: head, body: $0, into: output) }
+    }
+
+    /// Writes `head`, `body` (the payload, or its frame) and the checksum of both into `output`,
+    /// which holds exactly those bytes, and returns the checksum.
+    static func writeEnvelope(
+        head: [UInt8], body: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) -> UInt32 {
+        let checksumStart = head.count + body.count
+        precondition(output.count == checksumStart + 4, "the envelope's room must be its exact size")
         head.withUnsafeBytes { output.baseAddress?.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        payload.withUnsafeBytes { payload in
-            if let base = payload.baseAddress {
-                (output.baseAddress! + payloadStart).copyMemory(from: base, byteCount: payload.count)
-            }
+        if let base = body.baseAddress {
+            (output.baseAddress! + head.count).copyMemory(from: base, byteCount: body.count)
         }
         let checksum = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: output[..<checksumStart]))
         output.storeBytes(of: checksum.littleEndian, toByteOffset: checksumStart, as: UInt32.self)
@@ -78,11 +89,12 @@ extension JournalEntry {
     }
 
     /// The envelope's fields before the payload: the envelope is these, the payload, then the
-    /// checksum of both.
-    package func envelopeHead() -> [UInt8] {
+    /// checksum of both. With `compressedPayloadCount`, the fields of a compressed envelope,
+    /// which the frame of that many bytes follows instead of the payload.
+    package func envelopeHead(compressedPayloadCount: Int? = nil) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(40 + kind.rawValue.utf8.count + header.count * 24)
-        bytes.append(Self.envelopeVersion)
+        bytes.reserveCapacity(44 + kind.rawValue.utf8.count + header.count * 24)
+        bytes.append(compressedPayloadCount == nil ? Self.envelopeVersion : Self.compressedEnvelopeVersion)
         bytes.append(payloadFormat.rawValue)
         bytes.appendLittleEndian(sequence)
         bytes.appendLittleEndian(UInt64(bitPattern: timestamp.millisecondsSinceEpoch))
@@ -109,6 +121,7 @@ extension JournalEntry {
             }
         }
         bytes.appendLittleEndian(UInt32(payload.count))
+        if let compressedPayloadCount { bytes.appendLittleEndian(UInt32(compressedPayloadCount)) }
         return bytes
     }
 
@@ -127,8 +140,10 @@ extension JournalEntry {
         let storedChecksum = bytes.loadLittleEndianUInt32(at: bytes.count - 4)
         guard CRC32C.checksum(body) == storedChecksum else { throw corrupt("checksum mismatch") }
         var reader = EnvelopeReader(bytes: body)
-        guard let version = reader.byte(), version == Self.envelopeVersion else {
-            throw corrupt("envelope version \(body[0]) is not \(Self.envelopeVersion)")
+        guard let version = reader.byte(), version == Self.envelopeVersion || version == Self.compressedEnvelopeVersion
+        else {
+            throw corrupt(
+                "envelope version \(body[0]) is neither \(Self.envelopeVersion) nor \(Self.compressedEnvelopeVersion)")
         }
         guard let formatByte = reader.byte(), let format = PayloadFormat(rawValue: formatByte),
             let sequence = reader.uint64(), let timestamp = reader.uint64(),
@@ -155,9 +170,23 @@ extension JournalEntry {
                 header[name] = .bool(value == 1)
             }
         }
-        guard let payloadLength = reader.uint32(), let payload = reader.bytes(count: Int(payloadLength)),
-            reader.isAtEnd
-        else { throw corrupt("payload length disagrees with the entry size") }
+        guard let payloadLength = reader.uint32() else { throw corrupt("payload length disagrees with the entry size") }
+        let payload: [UInt8]
+        if version == Self.compressedEnvelopeVersion {
+            guard let frameLength = reader.uint32(), let frame = reader.slice(count: Int(frameLength)), reader.isAtEnd
+            else { throw corrupt("compressed payload length disagrees with the entry size") }
+            // The checksum held, so the frame is as written; this catches a writer's bug, or
+            // damage that kept the checksum (1 in 2^32).
+            guard payloadLength <= Self.payloadSizeMaxBytes,
+                let decompressed = PayloadCompression.decompressed(frame, count: Int(payloadLength))
+            else { throw corrupt("its compressed payload does not decompress to \(payloadLength) bytes") }
+            payload = decompressed
+        } else {
+            guard let stored = reader.bytes(count: Int(payloadLength)), reader.isAtEnd else {
+                throw corrupt("payload length disagrees with the entry size")
+            }
+            payload = stored
+        }
         self.init(
             sequence: sequence, kind: Kind(rawValue: kind),
             timestamp: WallTime(millisecondsSinceEpoch: Int64(bitPattern: timestamp)), header: header,
@@ -173,7 +202,8 @@ extension JournalEntry {
         -> WallTime
     {
         var reader = EnvelopeReader(bytes: bytes)
-        guard bytes.count >= 4 + 23, reader.byte() == envelopeVersion, reader.byte() != nil,
+        guard bytes.count >= 4 + 23, let version = reader.byte(),
+            version == envelopeVersion || version == compressedEnvelopeVersion, reader.byte() != nil,
             let sequence = reader.uint64(), let timestamp = reader.uint64()
         else {
             throw JournalError(
@@ -229,9 +259,13 @@ private struct EnvelopeReader {
     }
 
     mutating func bytes(count: Int) -> [UInt8]? {
+        slice(count: count).map { Array($0) }
+    }
+
+    mutating func slice(count: Int) -> UnsafeRawBufferPointer? {
         guard count >= 0, offset + count <= bytes.count else { return nil }
         defer { offset += count }
-        return Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count]))
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + count])
     }
 
     mutating func string(count: Int) -> String? {

@@ -68,11 +68,11 @@ public struct JournalWriter {
         return entry
     }
 
-    /// Stores an already-sequenced entry (import) after checking it continues the journal.
-    mutating func store(_ entry: JournalEntry, envelope: [UInt8]) throws {
+    /// Stores an already-sequenced entry (import) after checking it continues the journal;
+    /// it is stored as an append would store it, compressed when that pays.
+    mutating func store(_ entry: JournalEntry) throws {
         precondition(entry.sequence == nextSequence, "journal sequence must be gap-free")
-        try journal.putEntry(envelope, sequence: entry.sequence, in: journalTransaction)
-        try fold(entry, checksum: JournalEntry.storedChecksum(ofEnvelope: envelope))
+        try fold(entry, checksum: journal.putEntry(entry, in: journalTransaction))
     }
 
     /// Folds an entry just stored with the envelope checksum `checksum`.

@@ -70,7 +70,7 @@ extension Journal {
                             "the journal changed during the import: entry \(writer.nextSequence) was appended "
                                 + "by someone else; \(imported) entries were imported", sequence: writer.nextSequence)
                     }
-                    try writer.store(entry, envelope: entry.envelope())
+                    try writer.store(entry)
                 }
             }
             imported += UInt64(batch.count)

@@ -196,6 +196,12 @@ struct JournalOpening {
                         "the journal at \(environment.directory.path) has format \(stored), which this SyncJournal "
                             + "cannot convert")
                 }
+                // Entries appended from now on may be compressed, which a SyncJournal of format 2
+                // or 3 would misread as damage: recorded before the first one, so it refuses instead.
+                if stored >= 2, stored < Journal.formatVersion {
+                    try Journal.recordFormatVersion(meta: meta, in: transaction)
+                    return Journal.formatVersion
+                }
                 return stored
             }
         }
