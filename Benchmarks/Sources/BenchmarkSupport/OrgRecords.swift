@@ -61,6 +61,17 @@ public enum OrgRecords {
         return .supportCase
     }
 
+    /// The index of the `number`th Account (counting from 0): the record at that index is an
+    /// Account, so a benchmark that needs Accounts alone asks ``record(_:using:)`` for these.
+    public static func accountIndex(_ number: Int) -> Int {
+        number / accountsPerCycle * cycleLength + number % accountsPerCycle
+    }
+
+    /// The index of the `number`th Contact (counting from 0), as ``accountIndex(_:)`` for Accounts.
+    public static func contactIndex(_ number: Int) -> Int {
+        number / contactsPerCycle * cycleLength + accountsPerCycle + number % contactsPerCycle
+    }
+
     /// The record at `index`; `generator` supplies every value not derived from the index.
     public static func record(_ index: Int, using generator: inout SplitMix64) -> JSONValue {
         let type = objectType(index)

@@ -37,9 +37,7 @@ enum OrgValues {
 
     /// An Account's id, as a lookup holds it: one of the first ``accountCount`` Accounts.
     static func accountID(using generator: inout SplitMix64) -> String {
-        let account = Int.random(in: 0..<accountCount, using: &generator)
-        let perCycle = OrgRecords.accountsPerCycle
-        return OrgRecords.id(account / perCycle * OrgRecords.cycleLength + account % perCycle)
+        OrgRecords.id(OrgRecords.accountIndex(Int.random(in: 0..<accountCount, using: &generator)))
     }
 
     /// Another object's id with `prefix`, as a lookup holds it.
