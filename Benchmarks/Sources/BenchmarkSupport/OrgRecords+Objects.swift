@@ -49,7 +49,7 @@ extension OrgRecords {
                 .string(String(Int.random(in: 1000..<9999, using: &$0)))
             },
             "SLAExpirationDate__c": OrgValues.sometimes(0.5, using: &generator) {
-                .string(SalesforceTimestamp.date(Int64.random(in: 1_700_000_000..<1_800_000_000, using: &$0)))
+                .string(OrgValues.date(Int64.random(in: 1_700_000_000..<1_800_000_000, using: &$0)))
             },
         ]
         fields.merge(OrgValues.address("Billing", using: &generator)) { _, new in new }
@@ -81,7 +81,7 @@ extension OrgRecords {
             "Department": OrgValues.picklist(OrgValues.departments, nullShare: 0.4, using: &generator),
             "LeadSource": OrgValues.picklist(OrgValues.leadSources, nullShare: 0.3, using: &generator),
             "Birthdate": OrgValues.sometimes(0.2, using: &generator) {
-                .string(SalesforceTimestamp.date(Int64.random(in: -300_000_000..<1_000_000_000, using: &$0)))
+                .string(OrgValues.date(Int64.random(in: -300_000_000..<1_000_000_000, using: &$0)))
             },
             "Description": OrgValues.description(using: &generator),
             "HasOptedOutOfEmail": .bool(Double.random(in: 0..<1, using: &generator) < 0.1),
@@ -119,7 +119,7 @@ extension OrgRecords {
             "TotalOpportunityQuantity": OrgValues.sometimes(0.3, using: &generator) {
                 .number(JSONNumber(Double(Int.random(in: 1..<100, using: &$0))))
             },
-            "CloseDate": .string(SalesforceTimestamp.date(closeDate)),
+            "CloseDate": .string(OrgValues.date(closeDate)),
             "Type": OrgValues.picklist(
                 ["New Customer", "Existing Customer - Upgrade", "Existing Customer - Replacement"], nullShare: 0.2,
                 using: &generator),
@@ -135,7 +135,7 @@ extension OrgRecords {
             "Pricebook2Id": OrgValues.sometimes(0.5, using: &generator) {
                 .string(OrgValues.lookupID("01s", using: &$0))
             },
-            "LastStageChangeDate": .string(SalesforceTimestamp.dateTime(closeDate - 30 * 86_400)),
+            "LastStageChangeDate": .string(OrgValues.dateTime(closeDate - 30 * 86_400)),
             "FiscalQuarter": .number(JSONNumber(Int64.random(in: 1...4, using: &generator))),
             "FiscalYear": .number(JSONNumber(Int64.random(in: 2023...2026, using: &generator))),
             "Fiscal": .string(
@@ -186,7 +186,7 @@ extension OrgRecords {
             "Description": OrgValues.description(using: &generator),
             "IsClosed": .bool(status == "Closed"),
             "ClosedDate": status == "Closed"
-                ? .string(SalesforceTimestamp.dateTime(1_710_000_000 + Int64(index))) : .null,
+                ? .string(OrgValues.dateTime(1_710_000_000 + Int64(index))) : .null,
             "IsEscalated": .bool(status == "Escalated"),
             "ContactPhone": .string(OrgValues.phone(using: &generator)),
             "ContactMobile": OrgValues.sometimes(0.5, using: &generator) { .string(OrgValues.phone(using: &$0)) },

@@ -37,9 +37,7 @@ enum OrgValues {
 
     /// An Account's id, as a lookup holds it: one of the first ``accountCount`` Accounts.
     static func accountID(using generator: inout SplitMix64) -> String {
-        let account = Int.random(in: 0..<accountCount, using: &generator)
-        let perCycle = OrgRecords.accountsPerCycle
-        return OrgRecords.id(account / perCycle * OrgRecords.cycleLength + account % perCycle)
+        OrgRecords.id(OrgRecords.accountIndex(Int.random(in: 0..<accountCount, using: &generator)))
     }
 
     /// Another object's id with `prefix`, as a lookup holds it.
@@ -110,6 +108,22 @@ enum OrgValues {
     /// A description on about one record in five, null on the rest.
     static func description(using generator: inout SplitMix64) -> JSONValue {
         sometimes(0.2, using: &generator) { .string(longText(300, 2000, using: &$0)) }
+    }
+
+    // MARK: - Dates
+
+    /// A date-time as Salesforce's REST API writes it, `2024-03-01T12:34:56.000+0000`, from
+    /// seconds since 1970 (UTC).
+    ///
+    /// `WallTime` owns Salesforce's wire format (STYLE.md, rule 26), so the records carry the
+    /// very text the simulator and the sync engine write, and depend on no locale or time zone.
+    static func dateTime(_ seconds: Int64) -> String {
+        WallTime(millisecondsSinceEpoch: seconds * 1000).salesforceFormat
+    }
+
+    /// A date as Salesforce's REST API writes it, `2024-03-01`: the date part of ``dateTime(_:)``.
+    static func date(_ seconds: Int64) -> String {
+        String(dateTime(seconds).prefix(10))
     }
 }
 

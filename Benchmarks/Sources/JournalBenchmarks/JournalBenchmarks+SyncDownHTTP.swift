@@ -1,14 +1,21 @@
 import ArgumentParser
+import BenchmarkSupport
 
 extension JournalBenchmarks {
     struct SyncDownHTTP: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync-down-http",
-            abstract: "A SOQL sync down from the simulator: in-process transport, then loopback HTTP.")
+            abstract: "A SOQL sync down from the simulator: in-process transport, then loopback HTTP.",
+            discussion: """
+                The simulator serves --records Accounts of --shape (lorem: ~1 KB records, the query selecting \
+                their four fields; org: OrgRecords' Accounts, the query selecting every one of their fields), \
+                synced down into a soup with 4 indexes under each configuration.
+                """)
 
-        @Option(help: "Simulator Accounts (~1 KB) to sync down.")
+        @Option(help: "Simulator Accounts to sync down.")
         var records = 100_000
 
+        @OptionGroup var recordShape: ShapeOptions
         @OptionGroup var stores: ConfigurationOptions
         @OptionGroup var output: OutputOptions
 
@@ -18,7 +25,8 @@ extension JournalBenchmarks {
 
         func run() async throws {
             let benchmark = SyncDownHTTPBenchmark(
-                recordCount: records, configurations: stores.selected, report: output.report)
+                recordCount: records, shape: recordShape.shape, configurations: stores.selected,
+                report: output.report)
             try output.report.finish("sync-down-http", try await benchmark.run())
         }
     }

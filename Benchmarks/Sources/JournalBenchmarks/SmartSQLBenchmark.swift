@@ -12,7 +12,8 @@ import SyncTesting
 /// Smart SQL side by side with SmartStore's own layout in SQLite (through GRDB), in one run:
 /// the five queries of issue 26 on two soups of `recordCount` records each (`accounts`, with
 /// `Id`, `Name`, `Industry` and `AnnualRevenue` indexed and `BillingCity` not; `contacts`, with
-/// `Id`, `AccountId` and `LastName` indexed), on plaintext and encrypted journals.
+/// `Id`, `AccountId` and `LastName` indexed), on plaintext and encrypted journals. The records
+/// have `shape` (``SmartSQLRecords``).
 ///
 /// Both sides run the same converted SQL (the journal's soups are `TABLE_1` and `TABLE_2`, as
 /// SmartStore would name them), wrapped and decoded as SmartStore does: `SELECT * FROM (…)
@@ -21,23 +22,14 @@ import SyncTesting
 struct SmartSQLBenchmark {
     var recordCount = 100_000
     var batchSize = 2000
+    /// What the records look like (`--shape`).
+    var shape = RecordShape.lorem
     var report = Report()
-
-    /// One query's medians, in microseconds.
-    struct Figure: Sendable, Encodable {
-        var query: String
-        var sqliteMicroseconds: Double
-        var journalMicroseconds: Double
-        var encryptedMicroseconds: Double
-        var isIndexed: Bool
-
-        /// The journal's time over SQLite's; the goal is ≤ 1.5 for indexed queries, ≤ 2 for scans.
-        var ratio: Double { journalMicroseconds / max(sqliteMicroseconds, 0.001) }
-        var encryptedRatio: Double { encryptedMicroseconds / max(sqliteMicroseconds, 0.001) }
-    }
 
     /// One of the five queries.
     private struct Query {
+        /// The key of its figures in the JSON document.
+        var id: String
         var name: String
         var sql: String
         var pageSize: Int
@@ -47,56 +39,54 @@ struct SmartSQLBenchmark {
         var arguments: (Int) -> [String]
     }
 
-    private var queries: [Query] {
-        let count = recordCount
-        return [
+    /// Issue 26's queries, their arguments drawn from `records` so that they hit rows in either shape.
+    private func queries(_ records: SmartSQLRecords) -> [Query] {
+        [
             Query(
-                name: "indexed equality", sql: "select {accounts:_soup} from {accounts} where {accounts:Id} = ?",
-                pageSize: 10, repeatCount: 500, isIndexed: true, arguments: { [Self.id($0 * 7919 % count)] }),
+                id: "indexedEquality", name: "indexed equality",
+                sql: "select {accounts:_soup} from {accounts} where {accounts:Id} = ?",
+                pageSize: 10, repeatCount: 500, isIndexed: true, arguments: { [records.lookupID($0)] }),
             Query(
-                name: "indexed range, order by, limit 100",
+                id: "orderedRange", name: "indexed range, order by, limit 100",
                 sql: "select {accounts:_soup} from {accounts} where {accounts:AnnualRevenue} >= ? "
                     + "order by {accounts:AnnualRevenue} limit 100",
+                // Both shapes' revenues are integers in 0..<10,000,000.
                 pageSize: 100, repeatCount: 100, isIndexed: true, arguments: { [String($0 * 97_003 % 10_000_000)] }),
             Query(
-                name: "count(*) group by indexed string",
+                id: "groupBy", name: "count(*) group by indexed string",
                 sql: "select {accounts:Industry}, count(*) from {accounts} group by {accounts:Industry}",
                 pageSize: 100, repeatCount: 10, isIndexed: true, arguments: { _ in [] }),
             Query(
-                name: "join on indexed fields",
+                id: "join", name: "join on indexed fields",
                 sql: "select {contacts:LastName}, {accounts:Name} from {contacts}, {accounts} "
                     + "where {contacts:AccountId} = {accounts:Id} and {accounts:Industry} = ?",
                 pageSize: QuerySpec.pageSizeMax, repeatCount: 10, isIndexed: true,
-                arguments: { [Self.industries[$0 % Self.industries.count]] }),
+                arguments: { [records.industry($0)] }),
             Query(
-                name: "filter on a path without index",
+                id: "scan", name: "filter on a path without index",
                 sql: "select {accounts:Id} from {accounts} where {accounts:BillingCity} = ?",
-                pageSize: QuerySpec.pageSizeMax, repeatCount: 5, isIndexed: false, arguments: { ["City \($0 % 100)"] }),
+                pageSize: QuerySpec.pageSizeMax, repeatCount: 5, isIndexed: false, arguments: { [records.city($0)] }),
         ]
-    }
-
-    static let industries = (0..<20).map { "Industry \($0)" }
-
-    static func id(_ index: Int) -> String {
-        let digits = String(index)
-        return "001" + String(repeating: "0", count: max(0, 15 - digits.count)) + digits
     }
 
     // MARK: - Running
 
     /// Builds the stores, runs every query on each, prints a table and returns the figures.
-    func run() throws -> [Figure] {
+    func run() throws -> SmartSQLFigures {
         let directory = try TemporaryDirectory("bench-smart-sql")
         defer { directory.remove() }
+        // Not `shape.label`: the lorem soups are smart-sql's own records, not `BenchmarkRecords`.
+        let kind = shape == .org ? "org-shaped" : "lorem"
         report.line(
-            "smart sql: two soups of \(recordCount) records; medians; ratio = journal / SmartStore-layout SQLite")
-        let (accounts, contacts) = records()
-        let sqlite = try baseline(directory.appending("smartstore.sqlite").path, accounts, contacts)
-        let plain = try journal(directory.appending("plain"), key: nil, accounts, contacts)
+            "smart sql: two soups of \(recordCount) \(kind) records; medians; ratio = journal / SmartStore-layout SQLite"
+        )
+        let records = SmartSQLRecords(shape: shape, count: recordCount)
+        let sqlite = try baseline(directory.appending("smartstore.sqlite").path, records.accounts, records.contacts)
+        let plain = try journal(directory.appending("plain"), key: nil, records.accounts, records.contacts)
         let key = try StoreKey(bytes: [UInt8](repeating: 0x5A, count: StoreKey.byteCount))
-        let encrypted = try journal(directory.appending("encrypted"), key: key, accounts, contacts)
-        var figures: [Figure] = []
-        for query in queries {
+        let encrypted = try journal(directory.appending("encrypted"), key: key, records.accounts, records.contacts)
+        var figures = SmartSQLFigures(parameters: SmartSQLFigures.Parameters(records: recordCount, shape: shape))
+        for query in queries(records) {
             let converted = try plain.convertSmartSQL(query.sql)
             let expected = try runSQLite(sqlite, converted, query, 0)
             for store in [plain, encrypted] {
@@ -105,20 +95,20 @@ struct SmartSQLBenchmark {
                     throw SoupError(.storage, "\(query.name): the journal's rows differ from SQLite's")
                 }
             }
-            let figure = Figure(
-                query: query.name,
+            let figure = SmartSQLFigures.Query(
+                id: query.id, query: query.name, isIndexed: query.isIndexed,
                 sqliteMicroseconds: try median(query) { try runSQLite(sqlite, converted, query, $0) },
                 journalMicroseconds: try median(query) { try runJournal(plain, query, $0) },
-                encryptedMicroseconds: try median(query) { try runJournal(encrypted, query, $0) },
-                isIndexed: query.isIndexed)
+                encryptedMicroseconds: try median(query) { try runJournal(encrypted, query, $0) })
             let label = query.name.padding(toLength: 36, withPad: " ", startingAt: 0)
             report.line(
                 label
                     + String(
-                        format: " SQLite %10.1f µs   journal %10.1f µs (%.2f×)   encrypted %10.1f µs (%.2f×)",
+                        format: " SQLite %10.1f µs   journal %10.1f µs (%.2f×)   encrypted %10.1f µs (%.2f×)"
+                            + "   rows in the first run: %d",
                         figure.sqliteMicroseconds, figure.journalMicroseconds, figure.ratio,
-                        figure.encryptedMicroseconds, figure.encryptedRatio))
-            figures.append(figure)
+                        figure.encryptedMicroseconds, figure.encryptedRatio, expected.count))
+            figures.add(figure)
         }
         return figures
     }
@@ -176,32 +166,7 @@ struct SmartSQLBenchmark {
         }
     }
 
-    // MARK: - Data
-
-    /// The same seeded records for every store.
-    private func records() -> (accounts: [JSONValue], contacts: [JSONValue]) {
-        var generator = SplitMix64(seed: 26)
-        let accounts = (0..<recordCount).map { index -> JSONValue in
-            [
-                "Id": .string(Self.id(index)),
-                "Name": .string("Account \(UInt64.random(in: 0..<1_000_000_000, using: &generator))"),
-                "Industry": .string(Self.industries[Int.random(in: 0..<Self.industries.count, using: &generator)]),
-                "AnnualRevenue": .number(JSONNumber(Int64.random(in: 0..<10_000_000, using: &generator))),
-                "BillingCity": .string("City \(Int.random(in: 0..<100, using: &generator))"),
-                "Description": .string(String(repeating: "lorem ipsum ", count: 12)),
-                "attributes": ["type": "Account"],
-            ]
-        }
-        let contacts = (0..<recordCount).map { index -> JSONValue in
-            [
-                "Id": .string("003" + Self.id(index).dropFirst(3)),
-                "AccountId": .string(Self.id(Int.random(in: 0..<recordCount, using: &generator))),
-                "LastName": .string("Name \(UInt64.random(in: 0..<1_000_000, using: &generator))"),
-                "attributes": ["type": "Contact"],
-            ]
-        }
-        return (accounts, contacts)
-    }
+    // MARK: - Stores
 
     private func journal(_ url: URL, key: StoreKey?, _ accounts: [JSONValue], _ contacts: [JSONValue]) throws
         -> SoupStore

@@ -10,36 +10,51 @@ import SalesforceSimulator
 import Soups
 import SyncTesting
 
-/// A SOQL sync down of `recordCount` ~1 KB Accounts (4 indexes, pages of 2,000) from the
+/// A SOQL sync down of `recordCount` Accounts of `shape` (4 indexes, pages of 2,000) from the
 /// simulator, for each ``StoreConfiguration``: through an in-process transport (client, simulator
 /// and engine, no sockets), then over loopback HTTP.
+///
+/// With `lorem` the simulator's Accounts are the ~1 KB records of every figure before issue 48
+/// and the query selects their four fields; with `org` they are ``OrgRecords``' Accounts and the
+/// query selects every one of their fields (``SyncDownHTTPBenchmark/simulatorData()``).
 struct SyncDownHTTPBenchmark {
     var recordCount = 100_000
+    /// What the simulator's Accounts look like (`--shape`).
+    var shape = RecordShape.lorem
     var configurations = StoreConfiguration.allCases
     var report = Report()
 
     /// The JSON figures of `journal-benchmarks sync-down-http` (docs/benchmarks.md): records/s,
     /// keyed by configuration.
     struct Figures: Encodable {
-        var records: Int
+        struct Parameters: Encodable {
+            var records: Int
+            var shape: RecordShape
+        }
+
+        var parameters: Parameters
         var inProcess: [String: Double] = [:]
         var loopback: [String: Double] = [:]
     }
 
     func run() async throws -> Figures {
+        let (data, query, fieldCount) = simulatorData()
         let simulator = try SalesforceSimulator(
-            configuration: SalesforceSimulator.Configuration(data: data(), accessToken: "benchmark-token"),
+            configuration: SalesforceSimulator.Configuration(data: data, accessToken: "benchmark-token"),
             logger: Logger.discarding)
-        report.line("SOQL sync down of \(recordCount) Accounts (~1 KB, 4 indexes), pages of 2000, durable commits")
-        var figures = Figures(records: recordCount)
+        let kind = shape == .org ? "org-shaped Accounts" : "Accounts (~1 KB)"
+        report.line(
+            "SOQL sync down of \(recordCount) \(kind), \(fieldCount) fields selected, 4 indexes, pages of 2000, "
+                + "durable commits")
+        var figures = Figures(parameters: Figures.Parameters(records: recordCount, shape: shape))
         let server = try await SimulatorServer.start(simulator, logger: Logger.discarding)
         for configuration in configurations {
             report.line(configuration.label)
             let inProcess = try await syncDownSeconds(
                 transport: SimulatorTransport(simulator), instanceURL: InProcessInstance.url, simulator: simulator,
-                configuration: configuration)
+                query: query, configuration: configuration)
             let loopback = try await syncDownSeconds(
-                transport: URLSessionTransport(), instanceURL: server.url, simulator: simulator,
+                transport: URLSessionTransport(), instanceURL: server.url, simulator: simulator, query: query,
                 configuration: configuration)
             figures.inProcess[configuration.rawValue] = (Double(recordCount) / inProcess).rounded(decimals: 0)
             figures.loopback[configuration.rawValue] = (Double(recordCount) / loopback).rounded(decimals: 0)
@@ -56,26 +71,8 @@ struct SyncDownHTTPBenchmark {
         return figures
     }
 
-    private func data() -> SimulatorData {
-        let description = String(repeating: "lorem ipsum dolor sit amet ", count: 30)
-        var generator = SplitMix64(seed: 7)
-        let records = (0..<recordCount).map { index -> (type: String, fields: [String: JSONValue]) in
-            let modified = WallTime(millisecondsSinceEpoch: 1_600_000_000_000 + Int64(index) * 1000)
-            return (
-                type: "Account",
-                fields: [
-                    "Name": .string("Account \(UInt64.random(in: 0..<1_000_000_000, using: &generator))"),
-                    "AnnualRevenue": .number(JSONNumber(Int64.random(in: 0..<10_000_000, using: &generator))),
-                    "Industry": .string(["Energy", "Retail", "Banking", "Media"][index & 3]),
-                    "Description": .string(description), "LastModifiedDate": .string(modified.salesforceFormat),
-                ]
-            )
-        }
-        return SimulatorData(records: records)
-    }
-
     private func syncDownSeconds(
-        transport: any HTTPTransport, instanceURL: URL, simulator: SalesforceSimulator,
+        transport: any HTTPTransport, instanceURL: URL, simulator: SalesforceSimulator, query: String,
         configuration: StoreConfiguration
     ) async throws -> Double {
         let directory = try TemporaryDirectory("bench-syncdown-http")
@@ -91,8 +88,7 @@ struct SyncDownHTTPBenchmark {
             credentials: SalesforceCredentials(instanceURL: instanceURL, accessToken: simulator.accessToken),
             transport: transport, logger: Logger.discarding)
         let manager = try SyncManager(store: store, client: client, clock: clock, logger: Logger.discarding)
-        let target = try SyncDownTargetDescriptor(
-            .soql(query: "SELECT Name, AnnualRevenue, Industry, Description FROM Account"))
+        let target = try SyncDownTargetDescriptor(.soql(query: query))
         let start = ContinuousClock.now
         let final = try await manager.syncDown(target: target, soupName: "accounts")
         let seconds = (ContinuousClock.now - start).inSeconds
