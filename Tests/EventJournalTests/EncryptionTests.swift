@@ -16,6 +16,9 @@ import Testing
         var options = JournalOptions()
         options.encryption = key
         options.checkpoints.entryCountMax = checkpointEvery
+        // Every checkpoint stays, for the tests of what is sealed in them (a store that bounds
+        // its history keeps only its two newest).
+        options.retention = .unlimited
         return options
     }
 

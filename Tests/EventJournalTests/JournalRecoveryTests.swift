@@ -213,6 +213,26 @@ import Testing
         #expect(try reopened.verify().isConsistent)
     }
 
+    /// Before its first compaction, a store whose retention bounds its history keeps only its
+    /// two newest checkpoints, each a copy of the projections; one keeping everything keeps
+    /// every checkpoint, for `state --as-of`.
+    @Test func beforeItsFirstCompactionABoundedStoreKeepsItsTwoNewestCheckpoints() throws {
+        let fixture = try JournalFixture("bounded-checkpoints")
+        defer { fixture.directory.remove() }
+        for retention in [RetentionPolicy.appDefault, .unlimited] {
+            var options = JournalOptions()
+            options.retention = retention
+            options.checkpoints.entryCountMax = 3
+            let journal = try fixture.open(options: options, subdirectory: "\(retention.boundsHistory)")
+            for n in 1...12 { try journal.append(note("n", n)) }
+            let kept = try journal.statistics().checkpointSequences.sorted()
+            #expect(try !journal.horizon().isCompacted)
+            #expect(kept == (retention.boundsHistory ? [9, 12] : [3, 6, 9, 12]), "\(retention)")
+            #expect(try journal.verify().isConsistent)
+            try journal.close()
+        }
+    }
+
     @Test func checkpointsFallDueByEntriesByJournalBytesAndByTime() throws {
         let fixture = try JournalFixture("policy")
         defer { fixture.directory.remove() }
@@ -250,7 +270,10 @@ import Testing
     @Test func stateAsOfAnySequenceStartsFromTheStoresOwnCheckpoints() throws {
         let machine = try Machine()
         defer { machine.fixture.directory.remove() }
-        let journal = try machine.open()
+        var options = machine.options
+        // Every checkpoint stays (a store that bounds its history keeps only its two newest).
+        options.retention = .unlimited
+        let journal = try machine.fixture.open(options: options)
         for n in 1...35 { try journal.append(note("n\(n)", n)) }
         #expect(try journal.statistics().checkpointSequences == [10, 20, 30])
         for sequence: UInt64 in [5, 10, 23, 35] {

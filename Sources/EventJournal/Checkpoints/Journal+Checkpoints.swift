@@ -36,7 +36,33 @@ extension Journal {
             }
         }
         logger.info("wrote a checkpoint of the projections", metadata: ["journal.sequence": "\(mark.sequence)"])
+        try pruneCheckpointsBeforeTheFirstCompaction()
         return mark.sequence
+    }
+
+    /// How many checkpoints a store whose retention bounds its history keeps before its first
+    /// compaction: one to recover from, and the one before in case that one is damaged.
+    static let checkpointsKeptBeforeCompaction = 2
+
+    /// Under a retention that bounds the history, removes all but the newest
+    /// ``checkpointsKeptBeforeCompaction`` checkpoints of a store not compacted yet.
+    ///
+    /// Such a store writes a checkpoint at every interval of its policy until its first
+    /// compaction, which removes them. With compressed entries (decision 0029) a journal takes
+    /// long to reach its byte limit, so a week of six-hour checkpoints, each a copy of the
+    /// projections, would outweigh the history they serve; older ones would only speed up
+    /// `state --as-of`, which can fold from the first entry, still there. After the first
+    /// compaction no policy checkpoint is written, and compaction prunes its own.
+    private func pruneCheckpointsBeforeTheFirstCompaction() throws {
+        guard options.retention.boundsHistory else { return }
+        let horizon = try Self.guarded("cannot read the journal's horizon") {
+            try journalEnvironment.read { try Self.horizon(meta: meta, in: $0) }
+        }
+        guard !horizon.isCompacted else { return }
+        let checkpoints = checkpointStore(in: layout.checkpointDirectory)
+        for sequence in checkpoints.sequences().dropFirst(Self.checkpointsKeptBeforeCompaction) {
+            checkpoints.discard(sequence)
+        }
     }
 
     /// A checkpoint after an append: its failure is logged, never the append's.
