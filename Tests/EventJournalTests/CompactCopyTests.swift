@@ -14,11 +14,13 @@ import Testing
         defer { fixture.directory.remove() }
         var options = JournalOptions()
         options.checkpoints.entryCountMax = 50
+        // Every checkpoint stays, for the copy to carry (a bounded store keeps only its newest).
+        options.retention = .unlimited
         let journal = try fixture.open(options: options)
         // Big entries in many commits, then a rebuild: the projections' old pages are freed,
         // never given back, and the copy leaves them out.
         for n in 1...120 {
-            try journal.append(JournalEntry.Draft(kind: "note", payload: Array(repeating: UInt8(n), count: 8_000)))
+            try journal.append(JournalEntry.Draft(kind: "note", payload: incompressibleBytes(8_000, seed: UInt64(n))))
         }
         try journal.rebuild()
         let report = try journal.writeCompactCopy(to: fixture.directory.appending("copy"))

@@ -17,7 +17,7 @@ import Testing
         options.encryption = key
         options.checkpoints.entryCountMax = checkpointEvery
         // Every checkpoint stays, for the tests of what is sealed in them (a store that bounds
-        // its history keeps only its two newest).
+        // its history keeps only its newest).
         options.retention = .unlimited
         return options
     }

@@ -16,6 +16,7 @@ import Testing
         let boot = ManualBootIdentity()
         var checkpointEvery: UInt64 = 10
         var checkpointsEnabled = true
+        var retention = RetentionPolicy.appDefault
 
         init() throws {
             fixture = try JournalFixture("recovery")
@@ -26,6 +27,7 @@ import Testing
             options.bootIdentity = boot
             options.checkpoints.entryCountMax = checkpointEvery
             options.checkpoints.isEnabled = checkpointsEnabled
+            options.retention = retention
             return options
         }
 
@@ -199,7 +201,9 @@ import Testing
     }
 
     @Test func aDamagedCheckpointIsSkippedForAnOlderOne() throws {
-        let machine = try Machine()
+        var machine = try Machine()
+        // Every checkpoint stays (a store that bounds its history keeps only its newest).
+        machine.retention = .unlimited
         defer { machine.fixture.directory.remove() }
         try writeThenLosePower(machine, count: 25)
         let newest = machine.store.appendingPathComponent("checkpoints/20/data.mdb")
@@ -214,9 +218,10 @@ import Testing
     }
 
     /// Before its first compaction, a store whose retention bounds its history keeps only its
-    /// two newest checkpoints, each a copy of the projections; one keeping everything keeps
-    /// every checkpoint, for `state --as-of`.
-    @Test func beforeItsFirstCompactionABoundedStoreKeepsItsTwoNewestCheckpoints() throws {
+    /// newest checkpoint, a copy of the projections, as the anchor stands alone after it; one
+    /// keeping everything keeps every checkpoint, for `state --as-of`. A damaged checkpoint with
+    /// none older is replaced by a fold from the first entry.
+    @Test func beforeItsFirstCompactionABoundedStoreKeepsOnlyItsNewestCheckpoint() throws {
         let fixture = try JournalFixture("bounded-checkpoints")
         defer { fixture.directory.remove() }
         for retention in [RetentionPolicy.appDefault, .unlimited] {
@@ -227,10 +232,30 @@ import Testing
             for n in 1...12 { try journal.append(note("n", n)) }
             let kept = try journal.statistics().checkpointSequences.sorted()
             #expect(try !journal.horizon().isCompacted)
-            #expect(kept == (retention.boundsHistory ? [9, 12] : [3, 6, 9, 12]), "\(retention)")
+            #expect(kept == (retention.boundsHistory ? [12] : [3, 6, 9, 12]), "\(retention)")
             #expect(try journal.verify().isConsistent)
             try journal.close()
         }
+    }
+
+    /// With no older checkpoint to fall back on, a bounded store whose only checkpoint is found
+    /// damaged after a power loss folds the whole journal, which it still has.
+    @Test func aBoundedStoresOnlyCheckpointFoundDamagedIsReplacedByAFoldFromTheFirstEntry() throws {
+        let machine = try Machine()
+        defer { machine.fixture.directory.remove() }
+        try writeThenLosePower(machine, count: 25)
+        #expect(
+            try FileManager.default.contentsOfDirectory(
+                atPath: machine.store.appendingPathComponent("checkpoints").path
+            )
+            .filter { Int($0) != nil } == ["20"])
+        let only = machine.store.appendingPathComponent("checkpoints/20/data.mdb")
+        try Damage.flippedBytes.apply(to: only, plausible: nil)
+        machine.boot.restart()
+        let reopened = try machine.open()
+        #expect(reopened.openingReport.projections == .rebuilt)
+        #expect(try counts(reopened) == ["note.added": 25])
+        #expect(try reopened.verify().isConsistent)
     }
 
     @Test func checkpointsFallDueByEntriesByJournalBytesAndByTime() throws {
@@ -239,6 +264,8 @@ import Testing
         func checkpoints(_ journal: Journal) throws -> [UInt64] { try journal.statistics().checkpointSequences }
         var options = JournalOptions()
         options.checkpoints.entryCountMax = 4
+        // Every checkpoint stays (a store that bounds its history keeps only its newest).
+        options.retention = .unlimited
         let byEntries = try fixture.open(options: options, subdirectory: "entries")
         for n in 1...9 { try byEntries.append(note("n", n)) }
         #expect(try checkpoints(byEntries) == [4, 8])
@@ -268,12 +295,11 @@ import Testing
     }
 
     @Test func stateAsOfAnySequenceStartsFromTheStoresOwnCheckpoints() throws {
-        let machine = try Machine()
+        var machine = try Machine()
+        // Every checkpoint stays (a store that bounds its history keeps only its newest).
+        machine.retention = .unlimited
         defer { machine.fixture.directory.remove() }
-        var options = machine.options
-        // Every checkpoint stays (a store that bounds its history keeps only its two newest).
-        options.retention = .unlimited
-        let journal = try machine.fixture.open(options: options)
+        let journal = try machine.open()
         for n in 1...35 { try journal.append(note("n\(n)", n)) }
         #expect(try journal.statistics().checkpointSequences == [10, 20, 30])
         for sequence: UInt64 in [5, 10, 23, 35] {

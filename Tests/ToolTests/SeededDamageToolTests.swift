@@ -230,6 +230,9 @@ import Testing
         var options = JournalOptions()
         options.encryption = encrypted ? try StoreKey(hex: Self.keyHex) : nil
         options.checkpoints.entryCountMax = 10
+        // Every checkpoint stays, so that damage reaches several (a store that bounds its
+        // history keeps only its newest before its first compaction).
+        options.retention = .unlimited
         return options
     }
 

@@ -14,7 +14,7 @@
 /// Once a journal whose ``RetentionPolicy`` compacts it to an entry count or a byte size
 /// (``RetentionPolicy/boundsHistory``, the default for apps) has been compacted, it writes none
 /// of these: the checkpoint at its horizon, which every compaction writes, stands in for them.
-/// Before that first compaction such a journal keeps only its two newest checkpoints.
+/// Before that first compaction such a journal keeps only its newest checkpoint.
 public struct CheckpointPolicy: Sendable, Hashable {
     /// Entries appended since the last checkpoint that make the next one due.
     ///

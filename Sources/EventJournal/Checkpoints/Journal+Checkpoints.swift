@@ -40,19 +40,17 @@ extension Journal {
         return mark.sequence
     }
 
-    /// How many checkpoints a store whose retention bounds its history keeps before its first
-    /// compaction: one to recover from, and the one before in case that one is damaged.
-    static let checkpointsKeptBeforeCompaction = 2
-
-    /// Under a retention that bounds the history, removes all but the newest
-    /// ``checkpointsKeptBeforeCompaction`` checkpoints of a store not compacted yet.
+    /// Under a retention that bounds the history, removes every checkpoint but the newest of a
+    /// store not compacted yet.
     ///
     /// Such a store writes a checkpoint at every interval of its policy until its first
     /// compaction, which removes them. With compressed entries (decision 0029) a journal takes
     /// long to reach its byte limit, so a week of six-hour checkpoints, each a copy of the
-    /// projections, would outweigh the history they serve; older ones would only speed up
-    /// `state --as-of`, which can fold from the first entry, still there. After the first
-    /// compaction no policy checkpoint is written, and compaction prunes its own.
+    /// projections, would outweigh the history they serve. One copy is what the store keeps
+    /// after its first compaction too (the anchor): if the newest checkpoint is found damaged,
+    /// recovery folds from the first entry, still there; older checkpoints would only speed up
+    /// `state --as-of`, which can fold from there too. After the first compaction no policy
+    /// checkpoint is written, and compaction prunes its own.
     private func pruneCheckpointsBeforeTheFirstCompaction() throws {
         guard options.retention.boundsHistory else { return }
         let horizon = try Self.guarded("cannot read the journal's horizon") {
@@ -60,7 +58,7 @@ extension Journal {
         }
         guard !horizon.isCompacted else { return }
         let checkpoints = checkpointStore(in: layout.checkpointDirectory)
-        for sequence in checkpoints.sequences().dropFirst(Self.checkpointsKeptBeforeCompaction) {
+        for sequence in checkpoints.sequences().dropFirst() {
             checkpoints.discard(sequence)
         }
     }

@@ -16,6 +16,10 @@ public struct RetentionPolicy: Sendable, Hashable {
     /// At most this many of the newest entries are kept.
     public var entryCount: UInt64?
     /// At most this many bytes of the newest entries (their stored envelopes) are kept.
+    ///
+    /// Stored envelopes are compressed (``JournalOptions/compressesEntries``, decision 0029), so
+    /// a limit keeps about six times more sync-down pages of org-shaped records than their size
+    /// as fetched.
     public var journalBytes: Int?
     /// Whether appends compact by themselves once the history passes a limit by a quarter of
     /// it (the slack keeps compaction from running at every append). Under ``journalBytes``, a
