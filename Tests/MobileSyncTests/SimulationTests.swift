@@ -49,6 +49,20 @@ import Testing
         #expect(outcome.stepsRun == steps.count)
     }
 
+    /// Seed 3078 of the MERGE_FIELDS campaign (`journal-replay simulate --seed 3000 --steps 500
+    /// --seeds 100 --merge-fields`) to the sync up that failed (its 114th step): a copy kept
+    /// from a deleted-on-server conflict and a fetched copy of the record a tree upsert made
+    /// again share one external id; the app then deletes the fetched copy. The sync up sends
+    /// both in soup-entry order, as Mobile SDK does: the kept copy's upsert lands on the record
+    /// and the newer delete removes it (decision 0324).
+    @Test func aKeptCopyUpsertedOntoARecordTheAppDeletedSinceSettlesOnTheNewerDelete() async throws {
+        let steps = SyncSimulation.steps(seed: 3078, count: 114)
+        let outcome = try await SyncSimulation.run(seed: 3078, steps: steps, mergeFields: true)
+        #expect(outcome.failure == nil, "\(outcome.failure ?? "")")
+        #expect(outcome.stepsRun == steps.count)
+        #expect(outcome.conflictsResolved > 0)
+    }
+
     /// Seed 1057 shrunk: the copy whose server record is gone is changed first, the current copy
     /// later; the current copy's update lands, then the other copy's re-create upserts by the
     /// external id onto the same record and writes the older change over it (Mobile SDK sends

@@ -314,6 +314,19 @@ public final class SyncSimulation {
 
     func syncUp(_ manager: SyncManager, _ store: SyncStore) async throws {
         let before = pending
+        // Two records of the soup can name one server record: a tree upsert by external id
+        // recreated it and a sync down fetched it beside the copy kept from a deleted-on-server
+        // conflict. Mobile Sync sends both in soup-entry order, so the kept copy's upsert lands
+        // on the record the other copy's delete then removes. As in the tree model (decision
+        // 0324), the app's newer action wins: a delete newer than the copy's change settles it.
+        let records = try allRecords()
+        let deletedAt = Dictionary(
+            records.filter { Self.flag($0, LocalFlags.locallyDeleted) }.compactMap { record in
+                record["Id"]?.string.map { ($0, Self.lastChanged(record)) }
+            },
+            uniquingKeysWith: max)
+        let changedAt = Dictionary(
+            try records.map { (try Self.entryId($0), Self.lastChanged($0)) }, uniquingKeysWith: max)
         count(try await manager.reSync(name: "up"))
         // A record the upload cleaned must hold the app's values on the server now.
         for (entryId, changes) in before {
@@ -322,6 +335,10 @@ public final class SyncSimulation {
                 continue
             }
             let id = record["Id"]?.string ?? ""
+            if serverRecord(id) == nil, let deleted = deletedAt[id], deleted > changedAt[entryId] ?? .max {
+                pending[entryId] = nil
+                continue
+            }
             let server = serverRecord(id)
             for (field, value) in changes where server?[field]?.string != value {
                 let history = try RecordHistory(journal: store.journal, soup: Self.soup, id: String(entryId)).events
@@ -560,6 +577,11 @@ public final class SyncSimulation {
             throw InvariantFailure("a soup record has no _soupEntryId: \(record.serializedString)")
         }
         return entryId
+    }
+
+    /// When the app last changed `record` (`_soupLastModifiedDate`).
+    static func lastChanged(_ record: JSONValue) -> Int64 {
+        record["_soupLastModifiedDate"]?.number?.int64Value ?? 0
     }
 
     static func flag(_ record: JSONValue, _ name: String) -> Bool {
