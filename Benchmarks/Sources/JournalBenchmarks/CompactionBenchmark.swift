@@ -112,6 +112,10 @@ struct CompactionBenchmark {
         var journal: Int
         var projections: Int
         var checkpoints: Int
+        /// The anchor's file, counted in ``checkpoints``.
+        var anchor: Int
+        /// How many checkpoint copies ``checkpoints`` holds beside the anchor.
+        var checkpointCount: Int
         var live: Int
         var total: Int { journal + projections + checkpoints }
     }
@@ -120,12 +124,14 @@ struct CompactionBenchmark {
         let statistics = try store.journal.statistics()
         return StoreBytes(
             journal: statistics.journalFileBytes, projections: statistics.projectionFileBytes,
-            checkpoints: statistics.checkpointBytes, live: statistics.liveBytes)
+            checkpoints: statistics.checkpointBytes, anchor: statistics.anchorBytes,
+            checkpointCount: statistics.checkpointSequences.count, live: statistics.liveBytes)
     }
 
     static func describe(_ size: StoreBytes) -> String {
         "\(mib(size.total)) MiB (journal \(mib(size.journal)), projections \(mib(size.projections)), checkpoints "
-            + "\(mib(size.checkpoints)); live \(mib(size.live)))"
+            + "\(mib(size.checkpoints)): anchor \(mib(size.anchor)) and \(size.checkpointCount) "
+            + "\(size.checkpointCount == 1 ? "copy" : "copies"); live \(mib(size.live)))"
     }
 
     static func mib(_ bytes: Int) -> String {

@@ -7,17 +7,23 @@ import Logging
 // copying it whole. Every commit to it is synced, so the horizon may move up to its fold mark
 // as soon as the fold returns.
 extension Journal {
+    /// The most entries one commit to the anchor folds. LMDB writes every changed page elsewhere
+    /// and reuses the old one only two commits later, so one commit folding a whole compaction
+    /// (most of a reSync-heavy soup's pages) grew the file by a copy of the tree each time; a
+    /// few entries per commit change a small part of it and reuse what the commits two before
+    /// freed. Org-shaped, 10,000 records, 1,000 reSyncs: the anchor's file 84.1 MiB with one
+    /// commit, 47.7 with 16 entries, 40.9 with 4, for 28 MiB of state; each commit is synced,
+    /// so fewer entries cost more syncs (docs/benchmarks-log.md, "The anchor's commits").
+    static let anchorBatchEntryCountMax = 16
+
     /// Folds the entries through `target` into the anchor, seeding it first when it does not
     /// continue the journal, and returns its fold mark: `target`'s, or a later one when an
     /// earlier compaction folded further and stopped before moving the horizon.
     ///
-    /// Each batch of ``JournalOptions/rebuildBatchSize`` entries (usually the whole compaction)
-    /// is one synced commit that starts from the mark it finds, so two processes compacting at
-    /// once never fold an entry twice. One large commit writes each page it changes once, where
-    /// small ones write the pages of a tree again for every batch; and LMDB reuses the pages a
-    /// commit frees only two commits later, so a small commit first makes the pages the
-    /// previous compaction freed reusable by this one (measured in docs/benchmarks-log.md, "The
-    /// anchor").
+    /// Each batch of at most `anchorBatchEntryCountMax` entries is one synced commit that
+    /// starts from the mark it finds, so two processes compacting at once never fold an entry
+    /// twice. A small commit first makes the pages the previous compaction freed reusable by
+    /// this one, since LMDB reuses the pages a commit frees only two commits later.
     /// - Throws: ``JournalError/Code/belowHorizon`` when the anchor must be seeded and no
     ///   checkpoint continues the compacted journal.
     func advanceAnchor(through target: UInt64) throws -> FoldMark {
@@ -26,7 +32,7 @@ extension Journal {
                 let anchorStore = try ProjectionStore(projections: projections, in: environment)
                 try seedAnchorIfStale(anchorStore, through: target, reader: reader)
                 let entriesTransaction = try reader.entryTransaction()
-                let batchSize = UInt64(max(1, options.rebuildBatchSize))
+                let batchSize = UInt64(max(1, min(options.rebuildBatchSize, Self.anchorBatchEntryCountMax)))
                 try environment.write { transaction in
                     try anchorStore.record(try anchorStore.foldedThrough(transaction), in: transaction)
                 }

@@ -15,6 +15,10 @@ public struct StoreStatistics: Sendable, Hashable {
     /// The size of every checkpoint's files together, and of the anchor's data file (the
     /// state just before the horizon that compaction folds forward, decision 0016).
     public var checkpointBytes: Int
+    /// The size of the anchor's data file alone, which ``checkpointBytes`` includes: LMDB never
+    /// shrinks it, so it holds the largest state compaction folded into it, and the pages its
+    /// synced commits replaced.
+    public var anchorBytes: Int
     /// The entry the anchor holds the state as of (decision 0016): the horizon's anchor entry,
     /// or a later one after a compaction that stopped before moving the horizon; `nil` for a
     /// store never compacted, or one whose anchor does not continue its journal.
@@ -70,14 +74,15 @@ extension Journal {
             checkpoints.manifest(sequence).map { (sequence, $0) }
         }.sorted { $0.0 < $1.0 }
         let sequences = manifests.map(\.0)
-        let checkpointBytes = manifests.reduce(Self.fileBytes(anchor.dataFile)) { total, checkpoint in
+        let anchorBytes = Self.fileBytes(anchor.dataFile)
+        let checkpointBytes = manifests.reduce(anchorBytes) { total, checkpoint in
             total + Self.fileBytes(checkpoints.dataFile(checkpoint.0, checkpoint.1))
         }
         return StoreStatistics(
             journalFileBytes: Self.fileBytes(layout.journalDirectory.appendingPathComponent("data.mdb")),
             journalEntryBytes: entryBytes,
             projectionFileBytes: Self.fileBytes(layout.projectionDirectory.appendingPathComponent("data.mdb")),
-            checkpointSequences: sequences, checkpointBytes: checkpointBytes,
+            checkpointSequences: sequences, checkpointBytes: checkpointBytes, anchorBytes: anchorBytes,
             anchorSequence: try Self.guarded("cannot read the anchor") { try validAnchorMark()?.sequence },
             projectionsHaveUnsyncedWrites: unsynced,
             horizon: horizon, formatVersion: format, projectionLiveBytes: projectionLiveBytes,
