@@ -62,7 +62,12 @@ extension SoupStore {
             // past the threshold, and past where it last fell short.
             let span = try reader.estimatedRecordCount(of: ProjectionSoupReader.smartSoup(soup))
             let lookAgain = compressionLookAgain.withLock { $0[soup.soupId] } ?? Self.compressionThresholdCount
-            guard span >= lookAgain, try state.currentDictionaryId(soup.soupId) == nil else { continue }
+            guard span >= lookAgain else { continue }
+            guard try state.currentDictionaryId(soup.soupId) == nil else {
+                // One dictionary per soup, and soup ids are never reused: never look again.
+                compressionLookAgain.withLock { $0[soup.soupId] = Int.max }
+                continue
+            }
             var count = 0
             try state.forEachRecordKey(soup.soupId) { _ in
                 count += 1
