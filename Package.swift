@@ -207,7 +207,10 @@ let package = Package(
         // the system SQLite.
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "Soups", dependencies: ["CSQLite", "EventJournal", "LMDBStore", "Determinism", "LosslessJSON"]),
+        .target(
+            name: "Soups",
+            dependencies: ["CSQLite", "CZstd", "EventJournal", "LMDBStore", "Determinism", "LosslessJSON"]
+        ),
         .testTarget(
             name: "SoupsTests",
             dependencies: ["Soups", "EventJournal", "LMDBStore", "Determinism", "LosslessJSON", "SyncTesting", logging]),

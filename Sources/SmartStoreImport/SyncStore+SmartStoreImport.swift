@@ -57,6 +57,8 @@ extension SyncStore {
         } catch {
             throw SmartStoreImportError(.storage, "the import could not be written: \(error)", cause: error)
         }
+        // After the commit: a soup past the threshold gets its dictionary now (decision 0030).
+        soups.compressRecordsIfDue()
     }
 
     private func appendSoup(_ soup: SmartStoreSoup, to writer: inout JournalWriter) throws {

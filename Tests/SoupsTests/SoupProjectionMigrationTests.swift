@@ -51,10 +51,10 @@ import Testing
             }
             let signature = String(
                 decoding: try #require(try transaction.get(fold, key: Array("projections".utf8))), as: UTF8.self)
-            #expect(signature.contains("soups@3"))
+            #expect(signature.contains("soups@4"))
             try transaction.put(
                 fold, key: Array("projections".utf8),
-                value: Array(signature.replacingOccurrences(of: "soups@3", with: "soups@2").utf8))
+                value: Array(signature.replacingOccurrences(of: "soups@4", with: "soups@2").utf8))
         }
     }
 

@@ -27,6 +27,8 @@ extension SoupStore {
                 return handed.receipt
             }
         }
+        // After the commit: the pages are durable whatever becomes of a dictionary.
+        compressRecordsIfDue()
         return receipts.map { receipt in
             guard let count = receipt.leftAlone else { preconditionFailure("the page fold took every page it folded") }
             return count

@@ -7,12 +7,14 @@ import LMDBStore
 /// |---|---|---|
 /// | `soups.catalog` | soup name (UTF-8) | catalog entry JSON |
 /// | `soups.meta` | `next-entry-id`, `next-soup-id` | UInt64 big-endian |
-/// | `soups.records` | soupId (4) · entryId (8) | record JSON |
+/// | `soups.records` | soupId (4) · entryId (8) | record JSON, or compressed (`StoredRecordValue`) |
 /// | `soups.index` | soupId (4) · indexId (2) · encoded value · entryId (8) | empty |
 /// | `soups.fulltext` | soupId (4) · indexId (2) · token · `00` · entryId (8) | empty |
 /// | `soups.keys` | soupId (4) · entryId (8) | the record's index and token keys |
 /// | `soups.dirty` | soupId (4) · entryId (8) | the record's `DirtyNote`: its base and open conflict, or empty |
 /// | `soups.uploading` | soupId (4) · entryId (8) | a fold rule's note on the record (`SoupState.putRecordNote`) |
+/// | `soups.dictionaries` | soupId (4) | the id of the soup's current dictionary, UInt32 big-endian |
+/// | `soups.dictionaries` | soupId (4) · dictionary id (4) | the zstd dictionary (decision 0030) |
 ///
 /// Numbers are big-endian so that byte order is numeric order.
 struct SoupDatabases: Sendable {
@@ -26,10 +28,14 @@ struct SoupDatabases: Sendable {
     /// The notes fold rules keep per record (MobileSync's creates in flight as upserts,
     /// decision 0353); named for them, which were its first and only notes, so its layout stays.
     var recordNotes: Database
+    /// The soups' zstd dictionaries for record values (decision 0030).
+    var dictionaries: Database
+    /// The dictionaries digested so far, shared by the fold and the readers of one environment.
+    let dictionaryCache: RecordDictionaryCache
 
     static let names = [
         "soups.catalog", "soups.meta", "soups.records", "soups.index", "soups.fulltext", "soups.keys", "soups.dirty",
-        "soups.uploading",
+        "soups.uploading", "soups.dictionaries",
     ]
 
     /// The handles in `context`'s environment, resolved once per environment.
@@ -46,6 +52,8 @@ struct SoupDatabases: Sendable {
         recordKeys = database("soups.keys")
         dirty = database("soups.dirty")
         recordNotes = database("soups.uploading")
+        dictionaries = database("soups.dictionaries")
+        dictionaryCache = RecordDictionaryCache()
     }
 
     static let nextEntryIdKey = Array("next-entry-id".utf8)
@@ -60,6 +68,12 @@ struct SoupDatabases: Sendable {
         key.reserveCapacity(12)
         withUnsafeBytes(of: soupId.bigEndian) { key.append(contentsOf: $0) }
         appendBigEndian(UInt64(bitPattern: entryId), to: &key)
+        return key
+    }
+
+    static func dictionaryKey(_ soupId: UInt32, _ id: UInt32) -> [UInt8] {
+        var key = soupPrefix(soupId)
+        withUnsafeBytes(of: id.bigEndian) { key.append(contentsOf: $0) }
         return key
     }
 

@@ -17,6 +17,10 @@ package enum SoupEntryKind: String, CaseIterable, Sendable {
     case saved = "soup.saved"
     /// `{soup, ids}`: records removed by `_soupEntryId`.
     case deleted = "soup.deleted"
+    /// `{soup, dictionary, bytes}`: a zstd dictionary (`bytes`, base64) with id `dictionary`
+    /// becomes the soup's current one, and its records are stored compressed with it
+    /// (decision 0030). Appended by the store, never by a fold.
+    case dictionary = "soup.dictionary"
 
     /// The soup kind of a journal entry kind, `nil` for another module's kind.
     package init?(_ kind: JournalEntry.Kind) {

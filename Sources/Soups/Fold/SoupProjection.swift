@@ -19,11 +19,13 @@ public struct SoupProjection: Projection {
     /// The layout version of the projection's databases; a change rebuilds them on open.
     ///
     /// Version 3 folds diacritics out of full-text tokens and keeps each record's creation
-    /// date; a compacted store of version 2 migrates in place (``migrate(from:in:)``).
-    public let version = 3
-    /// Version 2 migrates in place.
+    /// date; version 4 stores record values compressed with a dictionary per soup once the
+    /// soup has one (decision 0030). A compacted store of version 2 or 3 migrates in place
+    /// (``migrate(from:in:)``).
+    public let version = 4
+    /// Versions 2 and 3 migrate in place.
     public var migratableVersions: Set<Int> {
-        [2]
+        [2, 3]
     }
     /// The LMDB databases the projection owns (their layout is in `docs/soups.md`).
     public var databaseNames: [String] {
@@ -108,8 +110,13 @@ public struct SoupProjection: Projection {
         case .cleared:
             try state.removeAllRecords(state.requireSoup(soupName).soupId)
         case .dropped:
-            try state.removeAllRecords(state.requireSoup(soupName).soupId)
+            let soupId = try state.requireSoup(soupName).soupId
+            try state.removeAllRecords(soupId)
+            try state.removeDictionaries(soupId)
             _ = try state.transaction.delete(state.databases.catalog, key: Array(soupName.utf8))
+        case .dictionary:
+            let dictionary = try SoupDictionaryEntry(payload: payload, sequence: entry.sequence)
+            try state.putDictionary(dictionary.bytes, id: dictionary.id, in: state.requireSoup(soupName))
         case .saved:
             let records = payload["records"]?.array ?? []
             try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: nil)
@@ -262,17 +269,26 @@ public struct SoupProjection: Projection {
         if nextEntryId != storedNextEntryId { try state.putMeta(SoupDatabases.nextEntryIdKey, nextEntryId) }
     }
 
-    /// Brings a version-2 state to version 3 (decision 0010): every record's full-text tokens
+    /// Brings a version-2 or version-3 state to version 4.
+    ///
+    /// Version 4 reads every value versions 2 and 3 stored (decision 0030), and their states
+    /// hold no dictionary: the dictionaries database is emptied, in case an older build left
+    /// one behind when it rebuilt a store that had them, and the store trains each soup's again.
+    /// From version 2, also as described below.
+    ///
+    /// A version-2 state becomes version 3 (decision 0010): every record's full-text tokens
     /// are taken again from the record, so they lose their diacritics as the fold now takes
     /// them; only indexes that gave the record tokens, so one added without re-indexing stays
     /// empty as SmartStore leaves it. Creation dates were not kept by version 2, and the
     /// entries that created the records may be gone: those records keep none, and read their
     /// last modification date as their creation date.
     /// - Parameters:
-    ///   - version: 2.
+    ///   - version: 2 or 3.
     ///   - context: the state to migrate.
     public func migrate(from version: Int, in context: ProjectionContext) throws {
         let state = foldState(context)
+        try state.transaction.clear(state.databases.dictionaries)
+        guard version == 2 else { return }
         for name in try state.soupNames() {
             let soup = try state.requireSoup(name)
             guard soup.indexes.contains(where: { $0.spec.type == .fullText }) else { continue }

@@ -64,10 +64,7 @@ package struct SoupState {
     }
 
     package func record(_ soupId: UInt32, _ entryId: Int64) throws -> JSONValue? {
-        guard let bytes = try transaction.get(databases.records, key: SoupDatabases.recordKey(soupId, entryId)) else {
-            return nil
-        }
-        return try Self.parse(bytes)
+        try recordJSON(soupId, entryId).map(Self.parse)
     }
 
     /// Whether the record is in the dirty set, which holds exactly the stored records that
@@ -97,7 +94,7 @@ package struct SoupState {
     package func forEachRecord(_ soupId: UInt32, _ body: (Int64, JSONValue) throws -> Bool) throws {
         try transaction.withCursor(databases.records) { cursor in
             try cursor.forEach(in: .prefix(SoupDatabases.soupPrefix(soupId))) { key, value in
-                try body(SoupDatabases.entryId(ofKey: key), Self.parse(value))
+                try body(SoupDatabases.entryId(ofKey: key), Self.parse(json(ofStored: value, soupId: soupId)))
             }
         }
     }
@@ -161,14 +158,15 @@ package struct SoupState {
             if try !isDirty || (replacing && isInDirtySet(soup.soupId, entryId)) {
                 nil
             } else if replacing, soup.keepsBases {
-                try transaction.get(databases.records, key: recordKey).map(DirtyNote.encoded(baseBytes:)) ?? []
+                try recordJSON(soup.soupId, entryId).map(DirtyNote.encoded(baseBytes:)) ?? []
             } else {
                 // Without bases, the value of every key stays empty, as it always was.
                 []
             }
         // Appending skips the search and, above all, fills pages instead of splitting them in halves.
         let options: PutOptions = placement == .last ? .append : []
-        try transaction.put(databases.records, key: recordKey, value: bytes ?? record.serialized(), options: options)
+        let value = try storedValue(bytes ?? record.serialized(), soupId: soup.soupId)
+        try transaction.put(databases.records, key: recordKey, value: value, options: options)
         if !replacing {
             entries.createdDate = modified
             try writeIndexEntries(entries, soup, entryId, options: options)
@@ -266,7 +264,8 @@ package struct SoupState {
         guard let stored else { return modified }
         if let date = IndexEntries.createdDate(inEncoded: stored) { return date }
         guard let old = try transaction.get(databases.records, key: recordKey) else { return modified }
-        return Self.lastModifiedDate(of: try Self.parse(old)) ?? modified
+        let soupId = UInt32(truncatingIfNeeded: readBigEndian(recordKey.prefix(4)))
+        return Self.lastModifiedDate(of: try Self.parse(json(ofStored: old, soupId: soupId))) ?? modified
     }
 
     /// The keys of `keys` that `other` lacks, in order. A record has a handful of index keys,

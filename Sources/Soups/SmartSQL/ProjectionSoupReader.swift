@@ -62,7 +62,10 @@ struct ProjectionSoupReader: SoupReader {
         rows.reserveCapacity(min(limit, 1024))
         try state.transaction.withCursor(state.databases.records) { cursor in
             try cursor.forEach(in: range, reverse: descending) { key, value in
-                rows.append(SoupRecordRow(entryId: SoupDatabases.entryId(ofKey: key), json: value))
+                rows.append(
+                    SoupRecordRow(
+                        entryId: SoupDatabases.entryId(ofKey: key),
+                        json: try state.json(ofStored: value, soupId: soup.number)))
                 return rows.count < limit
             }
         }
@@ -70,9 +73,7 @@ struct ProjectionSoupReader: SoupReader {
     }
 
     func record(of soup: SmartSoup, entryId: Int64) throws -> SoupRecordRow? {
-        try state.transaction.get(state.databases.records, key: SoupDatabases.recordKey(soup.number, entryId)).map {
-            SoupRecordRow(entryId: entryId, json: $0)
-        }
+        try state.recordJSON(soup.number, entryId).map { SoupRecordRow(entryId: entryId, json: $0) }
     }
 
     func lastModifiedDate(of record: SoupRecordRow) throws -> Int64? {

@@ -2,6 +2,7 @@ public import Determinism
 public import EventJournal
 import LMDBStore
 import LosslessJSON
+import Synchronization
 
 /// A SmartStore-compatible record store whose soups are a projection of a journal.
 ///
@@ -28,6 +29,9 @@ public final class SoupStore: Sendable {
     let foldRules: [any SoupFoldRule]
     /// The soup projection's decoded catalog entries.
     let catalogCache: CatalogCache
+    /// For each soup, by soup id, the span of `_soupEntryId`s it must reach before the store
+    /// looks again at whether it is due for a dictionary (``compressRecordsIfDue()``).
+    let compressionLookAgain = Mutex<[UInt32: Int]>([:])
 
     /// The record field holding the id SmartStore assigns.
     public static let entryIdField = "_soupEntryId"
@@ -184,8 +188,9 @@ public final class SoupStore: Sendable {
     }
 
     func mutate<T>(_ body: (inout JournalWriter, SoupState) throws -> T) throws -> T {
+        let result: T
         do {
-            return try journal.write { writer in
+            result = try journal.write { writer in
                 let state = SoupState(
                     transaction: writer.transaction, databases: SoupDatabases.of(writer.projectionContext),
                     catalogCache: catalogCache)
@@ -194,6 +199,9 @@ public final class SoupStore: Sendable {
         } catch {
             throw Self.wrap(error)
         }
+        // After the commit: the write is durable whatever becomes of a dictionary.
+        compressRecordsIfDue()
+        return result
     }
 
     func append(_ kind: SoupEntryKind, soup: String, _ payload: JSONValue, to writer: inout JournalWriter) throws {

@@ -1,0 +1,119 @@
+import LMDBStore
+
+// How the soup state reads and writes the values of `soups.records`, which may be compressed
+// with a dictionary of their soup (decision 0030), and how the fold keeps those dictionaries.
+extension SoupState {
+    // MARK: - Reading
+
+    /// The JSON of a record, opened from whatever form it is stored in, or `nil` when there is
+    /// no such record.
+    /// - Throws: ``SoupError/Code/storage`` for a damaged value.
+    func recordJSON(_ soupId: UInt32, _ entryId: Int64) throws -> [UInt8]? {
+        try transaction.get(databases.records, key: SoupDatabases.recordKey(soupId, entryId)).map {
+            try json(ofStored: $0, soupId: soupId)
+        }
+    }
+
+    /// The JSON of a value of `soups.records` in soup `soupId`.
+    /// - Throws: ``SoupError/Code/storage`` for a damaged value.
+    func json(ofStored stored: [UInt8], soupId: UInt32) throws -> [UInt8] {
+        try StoredRecordValue.json(of: stored) { try dictionary(soupId, $0) }
+    }
+
+    /// Visits the keys of a soup's records in order until `body` returns `false`, opening no
+    /// value (a sealed store would decrypt each).
+    func forEachRecordKey(_ soupId: UInt32, _ body: ([UInt8]) throws -> Bool) throws {
+        try transaction.withCursor(databases.records) { cursor in
+            try cursor.forEachKeyInPlace(in: .prefix(SoupDatabases.soupPrefix(soupId))) { try body(Array($0)) }
+        }
+    }
+
+    /// Dictionary `id` of soup `soupId`, digested once per environment; `nil` when the soup has
+    /// no dictionary of that id.
+    /// - Throws: ``SoupError/Code/storage`` when the stored dictionary is not one zstd reads.
+    func dictionary(_ soupId: UInt32, _ id: UInt32) throws -> RecordDictionary? {
+        if let cached = databases.dictionaryCache.dictionary(soupId: soupId, id: id) { return cached }
+        guard let bytes = try transaction.get(databases.dictionaries, key: SoupDatabases.dictionaryKey(soupId, id))
+        else { return nil }
+        guard let dictionary = RecordDictionary(id: id, bytes: bytes) else {
+            throw SoupError(.storage, "dictionary \(id) of soup \(soupId) is damaged: zstd cannot digest it")
+        }
+        databases.dictionaryCache.remember(dictionary, soupId: soupId)
+        return dictionary
+    }
+
+    /// The id of the dictionary new values of soup `soupId` are compressed with, if it has one.
+    package func currentDictionaryId(_ soupId: UInt32) throws -> UInt32? {
+        try transaction.withValue(databases.dictionaries, key: SoupDatabases.soupPrefix(soupId)) { stored in
+            stored.flatMap { $0.count == 4 ? UInt32(truncatingIfNeeded: readBigEndian($0)) : nil }
+        }
+    }
+
+    // MARK: - Writing (the fold only)
+
+    /// The value to store for a record serialized as `json` in soup `soupId`: compressed with
+    /// the soup's current dictionary when it has one and that is smaller.
+    func storedValue(_ json: [UInt8], soupId: UInt32) throws -> [UInt8] {
+        guard let id = try currentDictionaryId(soupId) else { return json }
+        guard let dictionary = try dictionary(soupId, id) else {
+            throw SoupError(.storage, "soup \(soupId) names dictionary \(id) as current, which it does not have")
+        }
+        return StoredRecordValue.stored(json, with: dictionary)
+    }
+
+    /// Stores dictionary `id` of `soup`, makes it the soup's current one, and stores every
+    /// record of the soup again with it: the fold of a `soup.dictionary` entry.
+    /// - Throws: ``SoupError/Code/storage`` when zstd cannot digest `bytes`, or a record is damaged.
+    /// - Complexity: O(n) in the soup's records, each opened and compressed once.
+    func putDictionary(_ bytes: [UInt8], id: UInt32, in soup: SoupCatalogEntry) throws {
+        guard let dictionary = RecordDictionary(id: id, bytes: bytes) else {
+            throw SoupError(.storage, "dictionary \(id) of soup \(soup.name) is not one zstd can digest")
+        }
+        try transaction.put(databases.dictionaries, key: SoupDatabases.dictionaryKey(soup.soupId, id), value: bytes)
+        var current: [UInt8] = []
+        withUnsafeBytes(of: id.bigEndian) { current.append(contentsOf: $0) }
+        try transaction.put(databases.dictionaries, key: SoupDatabases.soupPrefix(soup.soupId), value: current)
+        // Before any value uses it, and replacing whatever an earlier, failed write left.
+        databases.dictionaryCache.remember(dictionary, soupId: soup.soupId)
+        try recompressRecords(of: soup.soupId, with: dictionary)
+    }
+
+    /// The most records read before they are written back, so a soup of any size costs bounded
+    /// memory while its records are compressed again.
+    static let recompressionBatchCountMax = 1_000
+
+    private func recompressRecords(of soupId: UInt32, with dictionary: RecordDictionary) throws {
+        let prefix = SoupDatabases.soupPrefix(soupId)
+        var after: [UInt8]?
+        while true {
+            var batch: [(key: [UInt8], value: [UInt8])] = []
+            let range =
+                after.map { KeyRange(from: $0 + [0], to: KeyRange.prefix(prefix).upperBound) } ?? .prefix(prefix)
+            try transaction.withCursor(databases.records) { cursor in
+                try cursor.forEach(in: range) { key, value in
+                    batch.append((key, value))
+                    return batch.count < Self.recompressionBatchCountMax
+                }
+            }
+            for (key, value) in batch {
+                let stored = StoredRecordValue.stored(try json(ofStored: value, soupId: soupId), with: dictionary)
+                if stored != value { try transaction.put(databases.records, key: key, value: stored) }
+            }
+            guard batch.count == Self.recompressionBatchCountMax, let last = batch.last else { return }
+            after = last.key
+        }
+    }
+
+    /// Removes every dictionary of soup `soupId`: the soup is dropped.
+    func removeDictionaries(_ soupId: UInt32) throws {
+        var keys: [[UInt8]] = []
+        try transaction.withCursor(databases.dictionaries) { cursor in
+            try cursor.forEachKeyInPlace(in: .prefix(SoupDatabases.soupPrefix(soupId))) { key in
+                keys.append(Array(key))
+                return true
+            }
+        }
+        for key in keys { _ = try transaction.delete(databases.dictionaries, key: key) }
+        databases.dictionaryCache.forget(soupId: soupId)
+    }
+}
