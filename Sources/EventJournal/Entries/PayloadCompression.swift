@@ -1,5 +1,4 @@
 import CZstd
-import Synchronization
 
 /// zstd at level 3 for the payloads of journal entries (decisions 0028, 0029).
 ///
@@ -18,17 +17,12 @@ enum PayloadCompression {
     /// Payloads shorter than this are stored uncompressed.
     static let minimumPayloadBytes = 512
 
-    private static let compressionContexts = ContextPool(
-        make: { ZSTD_createCCtx() }, free: { ZSTD_freeCCtx($0) })
-    private static let decompressionContexts = ContextPool(
-        make: { ZSTD_createDCtx() }, free: { ZSTD_freeDCtx($0) })
-
     /// `payload` as one zstd frame, when that is at least 1/16 smaller; `nil` to store it as it is.
     static func compressed(_ payload: [UInt8]) -> [UInt8]? {
         guard payload.count >= minimumPayloadBytes else { return nil }
         let bound = ZSTD_compressBound(payload.count)
         guard ZSTD_isError(bound) == 0 else { return nil }
-        return compressionContexts.withContext { context -> [UInt8]? in
+        return ZstdContextPool.compression.withContext { context -> [UInt8]? in
             guard let context else { return nil }
             var failed = false
             let frame = [UInt8](unsafeUninitializedCapacity: bound) { output, written in
@@ -47,7 +41,7 @@ enum PayloadCompression {
     /// frame of exactly `count` bytes.
     static func decompressed(_ frame: UnsafeRawBufferPointer, count: Int) -> [UInt8]? {
         guard count > 0 else { return nil }
-        return decompressionContexts.withContext { context -> [UInt8]? in
+        return ZstdContextPool.decompression.withContext { context -> [UInt8]? in
             guard let context else { return nil }
             var failed = false
             let payload = [UInt8](unsafeUninitializedCapacity: count) { output, written in
@@ -59,46 +53,4 @@ enum PayloadCompression {
             return failed ? nil : payload
         }
     }
-}
-
-/// A few zstd contexts kept for reuse: a call takes one (or makes one) and returns it after.
-private final class ContextPool: Sendable {
-    /// More than the threads that compress or decompress at once is waste: the writer, the
-    /// decode-ahead thread and a reader or two.
-    private static let keptMax = 4
-    private let idle = Mutex<[UnsafeContext]>([])
-    private let make: @Sendable () -> OpaquePointer?
-    private let free: @Sendable (OpaquePointer) -> Void
-
-    init(make: @escaping @Sendable () -> OpaquePointer?, free: @escaping @Sendable (OpaquePointer) -> Void) {
-        self.make = make
-        self.free = free
-    }
-
-    deinit {
-        idle.withLock { contexts in
-            for context in contexts { free(context.pointer) }
-        }
-    }
-
-    /// Runs `body` with a context of its own, `nil` only when zstd could not allocate one.
-    func withContext<T>(_ body: (OpaquePointer?) -> T) -> T {
-        let context = idle.withLock { $0.popLast()?.pointer } ?? make()
-        defer {
-            if let context {
-                let kept = idle.withLock { contexts in
-                    guard contexts.count < Self.keptMax else { return false }
-                    contexts.append(UnsafeContext(pointer: context))
-                    return true
-                }
-                if !kept { free(context) }
-            }
-        }
-        return body(context)
-    }
-}
-
-/// A zstd context in the pool: only one thread uses it at a time, since a call takes it out.
-private struct UnsafeContext: @unchecked Sendable {
-    var pointer: OpaquePointer
 }

@@ -1,4 +1,5 @@
 import CZstd
+import EventJournal
 
 /// A soup's zstd dictionary, digested once for compressing and once for opening record values
 /// (decision 0030).
@@ -51,7 +52,7 @@ final class RecordDictionary: @unchecked Sendable {
     func compressed(_ value: [UInt8]) -> [UInt8]? {
         let bound = ZSTD_compressBound(value.count)
         guard ZSTD_isError(bound) == 0 else { return nil }
-        return ZstdContexts.compression.withContext { context -> [UInt8]? in
+        return ZstdContextPool.compression.withContext { context -> [UInt8]? in
             guard let context else { return nil }
             var failed = false
             let frame = [UInt8](unsafeUninitializedCapacity: bound) { output, written in
@@ -74,7 +75,7 @@ final class RecordDictionary: @unchecked Sendable {
         // `ZSTD_CONTENTSIZE_UNKNOWN` and `ZSTD_CONTENTSIZE_ERROR` are the two largest values.
         guard declared < UInt64.max - 1, declared <= UInt64(valueBytesMax) else { return nil }
         let count = Int(declared)
-        return ZstdContexts.decompression.withContext { context -> [UInt8]? in
+        return ZstdContextPool.decompression.withContext { context -> [UInt8]? in
             guard let context else { return nil }
             var failed = false
             let value = [UInt8](unsafeUninitializedCapacity: count) { output, written in
