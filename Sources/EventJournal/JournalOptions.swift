@@ -85,10 +85,17 @@ public struct JournalOptions: Sendable {
 public struct OpeningProgress: Sendable, Hashable {
     /// What is being done.
     public var phase: Phase
-    /// Entries folded so far.
+    /// Entries folded so far (records, in ``Phase/compressingRecords``).
     public var folded: UInt64
-    /// Entries to fold in all.
+    /// Entries to fold in all (records, in ``Phase/compressingRecords``).
     public var total: UInt64
+
+    /// Creates a report of `folded` out of `total` done in `phase`.
+    public init(phase: Phase, folded: UInt64, total: UInt64) {
+        self.phase = phase
+        self.folded = folded
+        self.total = total
+    }
 
     /// The kinds of long work opening can do.
     public enum Phase: String, Sendable, Hashable {
@@ -98,5 +105,9 @@ public struct OpeningProgress: Sendable, Hashable {
         case recovering
         /// Folding the entries that other processes appended but did not fold.
         case catchingUp
+        /// Storing records compressed that a store written before record compression, or
+        /// left part-way, still holds as JSON; `folded` and `total` count records, not entries
+        /// (decision 0033). Reported by the stores built on the journal, after it opened.
+        case compressingRecords
     }
 }

@@ -9,11 +9,14 @@ public struct SmartStoreImportProgress: Hashable, Sendable {
         case reading
         /// Appending the soups, records and syncs to the store's journal.
         case writing
+        /// Storing the records of soups past the compression threshold compressed with their
+        /// new dictionary, a batch per commit (decisions 0030 and 0033).
+        case compressing
     }
 
     /// The step.
     public var phase: Phase
-    /// Rows (reading) or records (writing) done so far.
+    /// Rows (reading) or records (writing, compressing) done so far.
     public var done: Int64
     /// Rows or records in all.
     public var total: Int64

@@ -57,8 +57,12 @@ extension SyncStore {
         } catch {
             throw SmartStoreImportError(.storage, "the import could not be written: \(error)", cause: error)
         }
-        // After the commit: a soup past the threshold gets its dictionary now (decision 0030).
-        soups.compressRecordsIfDue()
+        // After the commit: a soup past the threshold gets its dictionary and its records are
+        // compressed now (decisions 0030 and 0033). The import stands whatever becomes of that:
+        // a failed batch is journaled again after a later write.
+        try? soups.compressRecords { compressed, total in
+            progress?(SmartStoreImportProgress(phase: .compressing, done: Int64(compressed), total: Int64(total)))
+        }
     }
 
     private func appendSoup(_ soup: SmartStoreSoup, to writer: inout JournalWriter) throws {

@@ -194,7 +194,13 @@ import Testing
 
         let store = try SyncStore(directory: directory.appending("store"), clock: Self.clock, logger: .discarding)
         try store.importSmartStore(database) { reports.append($0) }
-        #expect(reports.all.last == SmartStoreImportProgress(phase: .writing, done: 10_007, total: 10_007))
+        let writing = reports.all.filter { $0.phase == .writing }
+        #expect(writing.last == SmartStoreImportProgress(phase: .writing, done: 10_007, total: 10_007))
+        // Then the accounts, past the threshold, are compressed in batches (decision 0033).
+        let compressing = reports.all.filter { $0.phase == .compressing }
+        #expect(compressing.map(\.done) == [2_000, 4_000, 6_000, 8_000, 10_000, 10_004])
+        #expect(compressing.allSatisfy { $0.total == 10_004 })
+        #expect(reports.all.last?.phase == .compressing)
         #expect(try store.soups.count(.all("accounts")) == 10_004)
         #expect(try store.soups.query(.exact("accounts", path: "Id", value: "Extra 9999")).count == 1)
         #expect(try store.journal.verify().isConsistent)

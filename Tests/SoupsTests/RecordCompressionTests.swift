@@ -166,6 +166,121 @@ import Testing
         #expect(Array(try reopened.store.query(.all("accounts", pageSize: 300))) == before)
     }
 
+    @Test func aLargeSoupIsCompressedABatchPerWriteAndTheRestWithProgress() throws {
+        let fixture = try SoupFixture("soups-compression", encryption: nil)
+        defer { fixture.remove() }
+        try fixture.store.registerSoup("accounts", indexSpecs: Self.specs)
+        let count = SoupStore.recompressionEntryCountMax * 2 + 500
+        try fixture.store.create("accounts", (0..<count).map(Self.account))
+        let before = try fixture.store.query(.all("accounts", pageSize: count))
+        // The write that crossed the threshold journaled the dictionary and one batch only.
+        #expect(try fixture.journal.count(of: SoupEntryKind.dictionary.kind) == 1)
+        #expect(try fixture.journal.count(of: SoupEntryKind.recompressed.kind) == 1)
+        #expect(try Self.rawValueCount(fixture) == count - SoupStore.recompressionEntryCountMax)
+        // Each later write journals one more.
+        _ = try fixture.store.upsert("accounts", [Self.setting(before[3], ["Name": "Renamed"])])
+        #expect(try fixture.journal.count(of: SoupEntryKind.recompressed.kind) == 2)
+        #expect(try Self.rawValueCount(fixture) == 500)
+
+        var reports: [[Int]] = []
+        try fixture.store.compressRecords { reports.append([$0, $1]) }
+        #expect(reports == [[500, 500]])
+        #expect(try Self.rawValueCount(fixture) == 0)
+        #expect(try fixture.store.read { try $0.pendingRecompression(1) } == nil)
+        let after = try fixture.store.query(.all("accounts", pageSize: count))
+        #expect(after.count == before.count)
+        #expect(Array(after[4...]) == Array(before[4...]))
+        #expect(try fixture.rebuildMatches())
+        // Nothing is left: no write journals another batch.
+        try fixture.store.compressRecords { reports.append([$0, $1]) }
+        _ = try fixture.store.upsert("accounts", [Self.setting(before[7], ["Name": "Renamed too"])])
+        #expect(try fixture.journal.count(of: SoupEntryKind.recompressed.kind) == 3)
+        #expect(reports.count == 1)
+    }
+
+    @Test func aVersionThreeStoreWithALargeSoupMigratesThenCompressesWithProgress() throws {
+        let count = SoupStore.recompressionEntryCountMax + 700
+        let fixture = try Self.filledStore(count)
+        defer { fixture.remove() }
+        try fixture.store.compressRecords()
+        let before = try fixture.store.query(.all("accounts", pageSize: count))
+        let exact = try fixture.store.query(.exact("accounts", path: "Industry", value: "Retail", pageSize: count))
+        try fixture.journal.compact(retention: RetentionPolicy(entryCount: 1))
+        try fixture.journal.close()
+        // What a build before record compression left: every value JSON, no dictionary, soups@3.
+        try Self.withProjections(of: fixture) { transaction, databases, fold in
+            let dictionaryBytes = try #require(
+                try transaction.get(databases.dictionaries, key: SoupDatabases.dictionaryKey(1, 1)))
+            let dictionary = try #require(RecordDictionary(id: 1, bytes: dictionaryBytes))
+            var values: [([UInt8], [UInt8])] = []
+            try transaction.withCursor(databases.records) { cursor in
+                try cursor.forEach { key, value in
+                    values.append((key, value))
+                    return true
+                }
+            }
+            for (key, value) in values {
+                try transaction.put(
+                    databases.records, key: key, value: try StoredRecordValue.json(of: value) { _ in dictionary })
+            }
+            try transaction.clear(databases.dictionaries)
+            let signature = String(
+                decoding: try #require(try transaction.get(fold, key: Array("projections".utf8))), as: UTF8.self)
+            try transaction.put(
+                fold, key: Array("projections".utf8),
+                value: Array(signature.replacingOccurrences(of: "soups@4", with: "soups@3").utf8))
+        }
+        let reopened = try SoupFixture.reopen(fixture, encryption: nil)
+        defer { reopened.remove() }
+        #expect(reopened.journal.openingReport.migratedProjectionsFrom?.contains("soups@3") == true)
+        #expect(try Self.rawValueCount(reopened) == count)
+        #expect(try reopened.store.query(.all("accounts", pageSize: count)) == before)
+
+        var reports: [[Int]] = []
+        try reopened.store.compressRecords { reports.append([$0, $1]) }
+        #expect(reports == [[SoupStore.recompressionEntryCountMax, count], [count, count]])
+        #expect(try Self.rawValueCount(reopened) == 0)
+        #expect(try reopened.store.query(.all("accounts", pageSize: count)) == before)
+        #expect(
+            try reopened.store.query(.exact("accounts", path: "Industry", value: "Retail", pageSize: count)) == exact)
+    }
+
+    @Test func aDictionaryEntryWithoutTheRewriteMemberCompressesEveryRecordInItsFold() throws {
+        let fixture = try Self.filledStore(Self.threshold - 1)
+        defer { fixture.remove() }
+        let before = try fixture.store.query(.all("accounts", pageSize: Self.threshold))
+        let sample = try fixture.store.read { state in
+            try (1...Int64(Self.threshold - 1)).compactMap { try state.recordJSON(1, $0) }
+        }
+        let bytes = try #require(RecordDictionaryTrainer.dictionary(from: sample))
+        // The payload the first build with dictionaries wrote: no `rewritesRecords`.
+        let payload = SoupDictionaryEntry(soup: "accounts", id: 1, bytes: bytes, rewritesRecords: true).payload
+        #expect(payload["rewritesRecords"] == nil)
+        try fixture.journal.write { writer in
+            try fixture.store.append(.dictionary, soup: "accounts", payload, to: &writer)
+        }
+        #expect(try Self.rawValueCount(fixture) == 0)
+        #expect(try fixture.store.read { try $0.pendingRecompression(1) } == nil)
+        #expect(try fixture.store.query(.all("accounts", pageSize: Self.threshold)) == before)
+        #expect(try fixture.rebuildMatches())
+    }
+
+    @Test func aClearedSoupHasNothingLeftToCompress() throws {
+        let fixture = try SoupFixture("soups-compression", encryption: nil)
+        defer { fixture.remove() }
+        try fixture.store.registerSoup("accounts", indexSpecs: Self.specs)
+        try fixture.store.create("accounts", (0..<SoupStore.recompressionEntryCountMax + 10).map(Self.account))
+        #expect(try fixture.store.read { try $0.pendingRecompression(1) } != nil)
+        try fixture.store.clearSoup("accounts")
+        #expect(try fixture.store.read { try $0.pendingRecompression(1) } == nil)
+        #expect(try fixture.journal.count(of: SoupEntryKind.recompressed.kind) == 1)
+    }
+
+    /// How many values of `soups.records` are stored as JSON.
+    private static func rawValueCount(_ fixture: SoupFixture) throws -> Int {
+        try storedValues(fixture).filter { $0.first == UInt8(ascii: "{") }.count
+    }
+
     @Test(arguments: ["bad frame", "unknown dictionary"])
     func aDamagedCompressedValueIsAStorageError(damage: String) throws {
         let fixture = try Self.filledStore(Self.threshold)

@@ -50,10 +50,27 @@ public final class SyncStore: Sendable {
         journal = try Journal(
             directory: directory, projections: Self.projections, clock: clock, options: options, logger: logger)
         soups = SoupStore(journal: journal, clock: clock, idGenerator: idGenerator ?? ClockIDGenerator(clock: clock))
+        if !options.isReadOnly { Self.compressRecords(of: soups, progress: options.openingProgress, logger: logger) }
         // The journal's layout resolves the directory, so every process that names one store,
         // whichever way, finds the same leases.
         self.directory = journal.layout.directory
         leases = SyncLeases(storeDirectory: journal.layout.directory)
+    }
+
+    /// Compresses the records a store written before record compression, or left part-way,
+    /// still holds as JSON, reporting `progress` as ``EventJournal/OpeningProgress/Phase/compressingRecords``
+    /// (decision 0033). The store is open and correct either way, so a failure is logged, not
+    /// thrown: the batches left are journaled after later writes.
+    private static func compressRecords(
+        of soups: SoupStore, progress: (@Sendable (OpeningProgress) -> Void)?, logger: Logger
+    ) {
+        do {
+            try soups.compressRecords { compressed, total in
+                progress?(OpeningProgress(phase: .compressingRecords, folded: UInt64(compressed), total: UInt64(total)))
+            }
+        } catch {
+            logger.warning("the store's records stay partly uncompressed until later writes: \(error)")
+        }
     }
 
     /// Opens the store in `directory` only if one exists there.

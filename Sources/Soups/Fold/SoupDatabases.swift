@@ -77,6 +77,13 @@ struct SoupDatabases: Sendable {
         return key
     }
 
+    /// The key of `soups.dictionaries` holding the records of soup `soupId` still stored as
+    /// JSON since its dictionary came (decision 0033): longer than a dictionary's key, so the
+    /// two never meet, and under the soup's prefix, so dropping the soup removes it.
+    static func recompressionKey(_ soupId: UInt32) -> [UInt8] {
+        soupPrefix(soupId) + Array("recompression".utf8)
+    }
+
     static func indexPrefix(_ soupId: UInt32, _ indexId: UInt16) -> [UInt8] {
         var prefix: [UInt8] = []
         prefix.reserveCapacity(6)

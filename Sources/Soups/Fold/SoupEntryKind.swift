@@ -17,10 +17,17 @@ package enum SoupEntryKind: String, CaseIterable, Sendable {
     case saved = "soup.saved"
     /// `{soup, ids}`: records removed by `_soupEntryId`.
     case deleted = "soup.deleted"
-    /// `{soup, dictionary, bytes}`: a zstd dictionary (`bytes`, base64) with id `dictionary`
-    /// becomes the soup's current one, and its records are stored compressed with it
-    /// (decision 0030). Appended by the store, never by a fold.
+    /// `{soup, dictionary, bytes, rewritesRecords}`: a zstd dictionary (`bytes`, base64) with
+    /// id `dictionary` becomes the soup's current one (decision 0030). Its records are stored
+    /// compressed with it at once when `rewritesRecords` is absent (entries of the first build
+    /// that wrote them), and by later ``recompressed`` entries when it is `false` (decision
+    /// 0033). Appended by the store, never by a fold.
     case dictionary = "soup.dictionary"
+    /// `{soup, dictionary, from, through}`: the soup's records with `_soupEntryId` in
+    /// `from...through` are stored again compressed with dictionary `dictionary`, one batch of
+    /// the records the soup held when that dictionary came (decision 0033). Appended by the
+    /// store, never by a fold.
+    case recompressed = "soup.recompressed"
 
     /// The soup kind of a journal entry kind, `nil` for another module's kind.
     package init?(_ kind: JournalEntry.Kind) {

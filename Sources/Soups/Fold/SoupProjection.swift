@@ -108,7 +108,10 @@ public struct SoupProjection: Projection {
             let paths = Set((payload["paths"]?.array ?? []).compactMap(\.string))
             try reIndex(soup, ids: Set(soup.indexes.filter { paths.contains($0.spec.path) }.map(\.id)), in: state)
         case .cleared:
-            try state.removeAllRecords(state.requireSoup(soupName).soupId)
+            let soupId = try state.requireSoup(soupName).soupId
+            try state.removeAllRecords(soupId)
+            // Nothing is left to compress; the dictionary stays for the records to come.
+            try state.putPendingRecompression(nil, soupId: soupId)
         case .dropped:
             let soupId = try state.requireSoup(soupName).soupId
             try state.removeAllRecords(soupId)
@@ -116,7 +119,14 @@ public struct SoupProjection: Projection {
             _ = try state.transaction.delete(state.databases.catalog, key: Array(soupName.utf8))
         case .dictionary:
             let dictionary = try SoupDictionaryEntry(payload: payload, sequence: entry.sequence)
-            try state.putDictionary(dictionary.bytes, id: dictionary.id, in: state.requireSoup(soupName))
+            try state.putDictionary(
+                dictionary.bytes, id: dictionary.id, in: state.requireSoup(soupName),
+                rewritesRecords: dictionary.rewritesRecords)
+        case .recompressed:
+            let batch = try SoupRecompressionEntry(payload: payload, sequence: entry.sequence)
+            try state.recompressRecords(
+                of: state.requireSoup(soupName).soupId, dictionaryId: batch.dictionaryId, from: batch.from,
+                through: batch.through)
         case .saved:
             let records = payload["records"]?.array ?? []
             try applySave(records, soup: state.requireSoup(soupName), in: state, recordBytes: nil)

@@ -22,9 +22,11 @@ extension SoupState {
 
     /// Visits the keys of a soup's records in order until `body` returns `false`, opening no
     /// value (a sealed store would decrypt each).
-    func forEachRecordKey(_ soupId: UInt32, _ body: ([UInt8]) throws -> Bool) throws {
+    func forEachRecordKey(_ soupId: UInt32, from entryId: Int64? = nil, _ body: ([UInt8]) throws -> Bool) throws {
+        var range = KeyRange.prefix(SoupDatabases.soupPrefix(soupId))
+        if let entryId { range.lowerBound = SoupDatabases.recordKey(soupId, entryId) }
         try transaction.withCursor(databases.records) { cursor in
-            try cursor.forEachKeyInPlace(in: .prefix(SoupDatabases.soupPrefix(soupId))) { try body(Array($0)) }
+            try cursor.forEachKeyInPlace(in: range) { try body(Array($0)) }
         }
     }
 
@@ -61,11 +63,17 @@ extension SoupState {
         return StoredRecordValue.stored(json, with: dictionary)
     }
 
-    /// Stores dictionary `id` of `soup`, makes it the soup's current one, and stores every
-    /// record of the soup again with it: the fold of a `soup.dictionary` entry.
+    /// Stores dictionary `id` of `soup` and makes it the soup's current one: the fold of a
+    /// `soup.dictionary` entry.
+    ///
+    /// With `rewritesRecords` (entries of the build that introduced dictionaries) every record of
+    /// the soup is stored again with it now. Otherwise the records the soup holds are noted as
+    /// still to compress, and `soup.recompressed` entries store them in batches
+    /// (``recompressRecords(of:dictionaryId:from:through:)``, decision 0033).
     /// - Throws: ``SoupError/Code/storage`` when zstd cannot digest `bytes`, or a record is damaged.
-    /// - Complexity: O(n) in the soup's records, each opened and compressed once.
-    func putDictionary(_ bytes: [UInt8], id: UInt32, in soup: SoupCatalogEntry) throws {
+    /// - Complexity: O(n) in the soup's records when `rewritesRecords`, each opened and
+    ///   compressed once; two cursor moves otherwise.
+    func putDictionary(_ bytes: [UInt8], id: UInt32, in soup: SoupCatalogEntry, rewritesRecords: Bool) throws {
         guard let dictionary = RecordDictionary(id: id, bytes: bytes) else {
             throw SoupError(.storage, "dictionary \(id) of soup \(soup.name) is not one zstd can digest")
         }
@@ -75,27 +83,91 @@ extension SoupState {
         try transaction.put(databases.dictionaries, key: SoupDatabases.soupPrefix(soup.soupId), value: current)
         // Before any value uses it, and replacing whatever an earlier, failed write left.
         databases.dictionaryCache.remember(dictionary, soupId: soup.soupId)
-        try recompressRecords(of: soup.soupId, with: dictionary)
+        if rewritesRecords {
+            try recompressRecords(of: soup.soupId, with: dictionary, in: .prefix(SoupDatabases.soupPrefix(soup.soupId)))
+            try putPendingRecompression(nil, soupId: soup.soupId)
+            return
+        }
+        // Records saved from now on are compressed as they are stored: only these are left.
+        let prefix = SoupDatabases.soupPrefix(soup.soupId)
+        let span = try transaction.withCursor(databases.records) { cursor -> ClosedRange<Int64>? in
+            guard let first = try cursor.seekKey(atLeast: prefix), first.starts(with: prefix) else { return nil }
+            var last = first
+            try cursor.forEach(in: .prefix(prefix), reverse: true) { key, _ in
+                last = key
+                return false
+            }
+            return SoupDatabases.entryId(ofKey: first)...SoupDatabases.entryId(ofKey: last)
+        }
+        try putPendingRecompression(span, soupId: soup.soupId)
+    }
+
+    /// Stores the records of soup `soupId` with `_soupEntryId` in `from...through` again,
+    /// compressed with dictionary `dictionaryId`, and notes them done: the fold of a
+    /// `soup.recompressed` entry. A record already compressed, or one saved since, is left as
+    /// it is, so folding one batch twice changes nothing.
+    /// - Throws: ``SoupError/Code/storage`` when the soup has no such dictionary or a record is
+    ///   damaged.
+    func recompressRecords(of soupId: UInt32, dictionaryId: UInt32, from: Int64, through: Int64) throws {
+        guard let dictionary = try dictionary(soupId, dictionaryId) else {
+            throw SoupError(.storage, "soup \(soupId) has no dictionary \(dictionaryId) to compress its records with")
+        }
+        let range = KeyRange(
+            from: SoupDatabases.recordKey(soupId, from), to: SoupDatabases.recordKey(soupId, through),
+            includesUpperBound: true)
+        try recompressRecords(of: soupId, with: dictionary, in: range)
+        guard let pending = try pendingRecompression(soupId) else { return }
+        let next = through == Int64.max ? nil : through + 1
+        if let next, next <= pending.upperBound {
+            try putPendingRecompression(max(next, pending.lowerBound)...pending.upperBound, soupId: soupId)
+        } else {
+            try putPendingRecompression(nil, soupId: soupId)
+        }
+    }
+
+    /// The `_soupEntryId`s of soup `soupId` whose records may still be stored as JSON since its
+    /// dictionary came; `nil` when none are.
+    package func pendingRecompression(_ soupId: UInt32) throws -> ClosedRange<Int64>? {
+        try transaction.withValue(databases.dictionaries, key: SoupDatabases.recompressionKey(soupId)) { stored in
+            guard let stored, stored.count == 16 else { return nil }
+            let from = Int64(bitPattern: readBigEndian(stored.prefix(8)))
+            let through = Int64(bitPattern: readBigEndian(stored.suffix(8)))
+            return from <= through ? from...through : nil
+        }
+    }
+
+    /// Notes `span` as the records of soup `soupId` still to compress, or none.
+    func putPendingRecompression(_ span: ClosedRange<Int64>?, soupId: UInt32) throws {
+        let key = SoupDatabases.recompressionKey(soupId)
+        guard let span else {
+            _ = try transaction.delete(databases.dictionaries, key: key)
+            return
+        }
+        var value: [UInt8] = []
+        appendBigEndian(UInt64(bitPattern: span.lowerBound), to: &value)
+        appendBigEndian(UInt64(bitPattern: span.upperBound), to: &value)
+        try transaction.put(databases.dictionaries, key: key, value: value)
     }
 
     /// The most records read before they are written back, so a soup of any size costs bounded
     /// memory while its records are compressed again.
     static let recompressionBatchCountMax = 1_000
 
-    private func recompressRecords(of soupId: UInt32, with dictionary: RecordDictionary) throws {
-        let prefix = SoupDatabases.soupPrefix(soupId)
+    private func recompressRecords(of soupId: UInt32, with dictionary: RecordDictionary, in range: KeyRange) throws {
         var after: [UInt8]?
         while true {
             var batch: [(key: [UInt8], value: [UInt8])] = []
-            let range =
-                after.map { KeyRange(from: $0 + [0], to: KeyRange.prefix(prefix).upperBound) } ?? .prefix(prefix)
+            let remaining =
+                after.map {
+                    KeyRange(from: $0 + [0], to: range.upperBound, includesUpperBound: range.includesUpperBound)
+                } ?? range
             try transaction.withCursor(databases.records) { cursor in
-                try cursor.forEach(in: range) { key, value in
+                try cursor.forEach(in: remaining) { key, value in
                     batch.append((key, value))
                     return batch.count < Self.recompressionBatchCountMax
                 }
             }
-            for (key, value) in batch {
+            for (key, value) in batch where value.first != StoredRecordValue.compressedTag {
                 let stored = StoredRecordValue.stored(try json(ofStored: value, soupId: soupId), with: dictionary)
                 if stored != value { try transaction.put(databases.records, key: key, value: stored) }
             }

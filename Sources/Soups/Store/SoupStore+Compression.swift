@@ -13,16 +13,55 @@ extension SoupStore {
     /// The most records a dictionary is trained from, evenly spaced by `_soupEntryId`.
     static let dictionarySampleCountMax = 2_000
 
+    /// The most records one `soup.recompressed` entry stores again: a commit of a few tens of
+    /// milliseconds, so no write after a soup's dictionary comes waits for the whole soup
+    /// (decision 0033).
+    package static let recompressionEntryCountMax = 2_000
+
     /// Trains and journals a dictionary for every soup that has none and holds at least
-    /// ``compressionThresholdCount`` records; the fold of each then compresses the soup's
-    /// records. A soup gets one dictionary: there is no retraining yet (decision 0030).
+    /// ``compressionThresholdCount`` records, then journals one batch of the records still stored
+    /// as JSON. A soup gets one dictionary: there is no retraining yet (decision 0030).
     ///
-    /// Called after each write of the store has committed. What it writes is an optimisation,
-    /// never a change of any record's value, so it reports nothing: a failed training leaves
-    /// the soup's records as they are and is tried again once the soup has doubled, and a
-    /// failed append is tried again after the next write.
+    /// Called after each write of the store has committed, so the records of a soup that has
+    /// just grown past the threshold are compressed a batch per write (decision 0033). What it
+    /// writes is an optimisation, never a change of any record's value, so it reports nothing:
+    /// a failed training leaves the soup's records as they are and is tried again once the soup
+    /// has doubled, and a failed append is tried again after the next write.
     package func compressRecordsIfDue() {
-        guard let due = try? read({ state in try soupsDueForDictionaries(state) }) else { return }
+        guard
+            let (due, isPending) = try? read({ state in try (soupsDueForDictionaries(state), hasPendingRecords(state)) }
+            )
+        else { return }
+        journalDictionaries(for: due)
+        if isPending || !due.isEmpty { _ = try? journalNextRecompression() }
+    }
+
+    /// Compresses every record that can be: trains and journals the dictionaries of the soups
+    /// due for one, then journals every record still stored as JSON, a batch per commit.
+    ///
+    /// A store written before record compression, or whose soups passed the threshold in
+    /// writes that have not compressed them all yet, otherwise compresses them a batch after
+    /// each write. An app calls this after opening such a store to do the work up front, with
+    /// progress; `SyncStore` does when it opens. Records read the same before, during and after.
+    ///
+    /// - Parameter progress: called after each batch with (records compressed, records to
+    ///   compress), when there are records to compress.
+    /// - Throws: ``SoupError`` when a batch cannot be journaled (the batches before it stay).
+    /// - Complexity: O(n) in the records still stored as JSON, each opened and compressed once.
+    public func compressRecords(progress: ((_ compressed: Int, _ total: Int) -> Void)? = nil) throws {
+        journalDictionaries(for: try read { state in try soupsDueForDictionaries(state) })
+        let total = try read { state in try pendingRecordCount(state) }
+        var compressed = 0
+        while let count = try journalNextRecompression() {
+            guard total > 0 else { continue }
+            compressed = min(compressed + count, total)
+            progress?(compressed, total)
+        }
+    }
+
+    /// Trains a dictionary for each of `due` and journals it; a soup whose training fails is
+    /// looked at again once it has doubled.
+    private func journalDictionaries(for due: [DueSoup]) {
         for soup in due {
             let dictionary = (try? read { state in try dictionarySample(of: soup, state) })
                 .flatMap(RecordDictionaryTrainer.dictionary(from:))
@@ -42,6 +81,73 @@ extension SoupStore {
                 try append(.dictionary, soup: soup.name, entry.payload, to: &writer)
             }
         }
+    }
+
+    /// Journals the next batch of records still stored as JSON, of the first soup that has
+    /// some, and returns how many records it holds; `nil` when no soup has any.
+    ///
+    /// The batch is chosen inside the write that journals it, so stores of one journal in
+    /// several processes never journal a batch against a state they have not seen.
+    private func journalNextRecompression() throws(SoupError) -> Int? {
+        do {
+            return try journalNextRecompressionUnwrapped()
+        } catch {
+            throw Self.wrap(error)
+        }
+    }
+
+    private func journalNextRecompressionUnwrapped() throws -> Int? {
+        try journal.write { writer -> Int? in
+            let state = SoupState(
+                transaction: writer.transaction, databases: SoupDatabases.of(writer.projectionContext),
+                catalogCache: catalogCache)
+            for name in try state.soupNames() {
+                guard let soup = try state.catalogEntry(name),
+                    let pending = try state.pendingRecompression(soup.soupId),
+                    let dictionaryId = try state.currentDictionaryId(soup.soupId)
+                else { continue }
+                var count = 0
+                var through = pending.upperBound
+                try state.forEachRecordKey(soup.soupId, from: pending.lowerBound) { key in
+                    let entryId = SoupDatabases.entryId(ofKey: key)
+                    guard entryId <= pending.upperBound else { return false }
+                    count += 1
+                    through = entryId
+                    return count < Self.recompressionEntryCountMax
+                }
+                // A range whose records were all deleted is journaled too: its fold clears it.
+                let batch = SoupRecompressionEntry(
+                    soup: name, dictionaryId: dictionaryId, from: pending.lowerBound, through: through)
+                try append(.recompressed, soup: name, batch.payload, to: &writer)
+                return count
+            }
+            return nil
+        }
+    }
+
+    /// Whether some soup has records still stored as JSON since its dictionary came.
+    private func hasPendingRecords(_ state: SoupState) throws -> Bool {
+        for name in try state.soupNames() {
+            if let soup = try state.catalogEntry(name), try state.pendingRecompression(soup.soupId) != nil {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// How many records of all soups are still stored as JSON since their dictionary came.
+    private func pendingRecordCount(_ state: SoupState) throws -> Int {
+        var count = 0
+        for name in try state.soupNames() {
+            guard let soup = try state.catalogEntry(name), let pending = try state.pendingRecompression(soup.soupId)
+            else { continue }
+            try state.forEachRecordKey(soup.soupId, from: pending.lowerBound) { key in
+                guard SoupDatabases.entryId(ofKey: key) <= pending.upperBound else { return false }
+                count += 1
+                return true
+            }
+        }
+        return count
     }
 
     /// A soup that may be due for a dictionary.
