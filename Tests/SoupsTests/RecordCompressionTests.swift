@@ -276,6 +276,51 @@ import Testing
         #expect(try fixture.journal.count(of: SoupEntryKind.recompressed.kind) == 1)
     }
 
+    @Test func verifyComparesRecordValuesByTheirJSONNotTheirCompressedBytes() throws {
+        let fixture = try Self.filledStore(Self.threshold + 10)
+        defer { fixture.remove() }
+        let all = try fixture.store.query(.all("accounts", pageSize: Self.threshold + 10))
+        try fixture.journal.close()
+        // Another encoding of record 1 (its JSON: a zstd of another version might compress it
+        // otherwise) and another record in record 2.
+        try Self.withProjections(of: fixture) { transaction, databases, _ in
+            let dictionaryBytes = try #require(
+                try transaction.get(databases.dictionaries, key: SoupDatabases.dictionaryKey(1, 1)))
+            let dictionary = try #require(RecordDictionary(id: 1, bytes: dictionaryBytes))
+            for entryId: Int64 in [1, 2] {
+                let key = SoupDatabases.recordKey(1, entryId)
+                let value = try #require(try transaction.get(databases.records, key: key))
+                #expect(value.first == StoredRecordValue.compressedTag)
+                var replaced = try StoredRecordValue.json(of: value) { _ in dictionary }
+                if entryId == 2 { replaced = Self.setting(all[1], ["Name": "Not what the journal says"]).serialized() }
+                try transaction.put(databases.records, key: key, value: replaced)
+            }
+        }
+        let reopened = try SoupFixture.reopen(fixture, encryption: nil)
+        defer { reopened.remove() }
+        let report = try reopened.journal.verify()
+        let divergence = try #require(report.divergences.first { $0.database == "soups.records" })
+        // The walk stops at a database's first divergence: record 1 is passed, record 2 is it.
+        #expect(divergence.key == SoupDatabases.recordKey(1, 2))
+        #expect(report.divergences.count == 1)
+    }
+
+    @Test func verifyReportsADamagedCompressedValue() throws {
+        let fixture = try Self.filledStore(Self.threshold + 10)
+        defer { fixture.remove() }
+        try fixture.journal.close()
+        try Self.withProjections(of: fixture) { transaction, databases, _ in
+            let key = SoupDatabases.recordKey(1, 4)
+            var value = try #require(try transaction.get(databases.records, key: key))
+            for position in value.count - 8..<value.count { value[position] ^= 0x5A }
+            try transaction.put(databases.records, key: key, value: value)
+        }
+        let reopened = try SoupFixture.reopen(fixture, encryption: nil)
+        defer { reopened.remove() }
+        let report = try reopened.journal.verify()
+        #expect(report.divergences.map(\.key) == [SoupDatabases.recordKey(1, 4)])
+    }
+
     /// How many values of `soups.records` are stored as JSON.
     private static func rawValueCount(_ fixture: SoupFixture) throws -> Int {
         try storedValues(fixture).filter { $0.first == UInt8(ascii: "{") }.count

@@ -28,8 +28,13 @@ extension Journal {
                     guard let myDatabase = projectionDatabases[name],
                         let theirDatabase = other.projectionDatabases[name]
                     else { continue }
+                    // Their projection may encode a state otherwise (another build's
+                    // compressor): this journal's projection says when two values are the same.
+                    let sameState = sameStateCheck(
+                        database: name, stored: mine.projectionContext, rebuilt: theirs.projectionContext)
                     if let divergence = try Self.firstDivergence(
-                        name, stored: (mine.transaction, myDatabase), rebuilt: (theirs.transaction, theirDatabase))
+                        name, stored: (mine.transaction, myDatabase), rebuilt: (theirs.transaction, theirDatabase),
+                        sameState: sameState)
                     {
                         divergences.append(divergence)
                     }

@@ -50,8 +50,12 @@ extension Journal {
                     for (name, stored, rebuiltDatabase) in pairs + [
                         (Self.kindsDatabaseName, store.kinds, destination.kinds)
                     ] {
+                        let sameState = sameStateCheck(
+                            database: name, stored: store.context(reader.transaction),
+                            rebuilt: destination.context(rebuilt))
                         if let divergence = try Self.firstDivergence(
-                            name, stored: (reader.transaction, stored), rebuilt: (rebuilt, rebuiltDatabase))
+                            name, stored: (reader.transaction, stored), rebuilt: (rebuilt, rebuiltDatabase),
+                            sameState: sameState)
                         {
                             divergences.append(divergence)
                         }
@@ -78,8 +82,12 @@ extension Journal {
     /// branch pages: a damaged branch page can hide records from every lookup (a query) while
     /// the walk still sees them all. So each stored key is also looked up, and must be found
     /// where the walk found it, in ascending order; O(log n) more per key.
+    ///
+    /// Values whose bytes differ are the same when `sameState` says so (a projection's other
+    /// encoding of one state, ``Projection/holdSameState(database:key:stored:in:rebuilt:in:)``).
     static func firstDivergence(
-        _ name: String, stored: (Transaction, Database), rebuilt: (Transaction, Database)
+        _ name: String, stored: (Transaction, Database), rebuilt: (Transaction, Database),
+        sameState: (_ key: [UInt8], _ stored: [UInt8], _ rebuilt: [UInt8]) throws -> Bool = { _, _, _ in false }
     ) throws -> VerificationReport.Divergence? {
         try stored.0.withCursor(stored.1) { storedCursor in
             try rebuilt.0.withCursor(rebuilt.1) { rebuiltCursor in
@@ -90,7 +98,7 @@ extension Journal {
                     if let damage = walk.damage { return damage }
                     switch (left, right) {
                     case (let l?, let r?) where l.key == r.key:
-                        if l.value != r.value {
+                        if l.value != r.value, try !sameState(l.key, l.value, r.value) {
                             return .init(database: name, key: l.key, stored: l.value, rebuilt: r.value)
                         }
                         left = try walk.checked(storedCursor.next())
@@ -109,6 +117,20 @@ extension Journal {
                 }
                 return walk.damage
             }
+        }
+    }
+
+    /// Whether two values of database `name`, in the states `stored` and `rebuilt`, are the
+    /// same state, as the projection that declares `name` says.
+    func sameStateCheck(database name: String, stored: ProjectionContext, rebuilt: ProjectionContext) -> (
+        [UInt8], [UInt8], [UInt8]
+    ) throws -> Bool {
+        guard let projection = projections.first(where: { $0.databaseNames.contains(name) }) else {
+            return { _, _, _ in false }
+        }
+        return { key, storedValue, rebuiltValue in
+            try projection.holdSameState(
+                database: name, key: key, stored: storedValue, in: stored, rebuilt: rebuiltValue, in: rebuilt)
         }
     }
 

@@ -75,6 +75,24 @@ public protocol Projection: Sendable {
     ///     ignore keys they do not know.
     func describeState(in context: ProjectionContext, filter: [String: String]) throws -> JSONValue
 
+    /// Whether `stored` and `rebuilt`, values of `key` in database `name` whose bytes differ,
+    /// hold the same state.
+    ///
+    /// `verify` and `diff` compare the values of two states byte for byte, and ask this only
+    /// where the bytes differ. A projection whose state has more than one encoding (a
+    /// compressed value, whose bytes depend on the compressor's version) says here when two are
+    /// the same state, so a library upgrade is not reported as a divergence. A value that
+    /// cannot be read is never the same state. The default is `false`.
+    /// - Parameters:
+    ///   - name: one of ``databaseNames``.
+    ///   - key: the key both values are stored under.
+    ///   - stored: the value in `storedState`.
+    ///   - rebuilt: the value in `rebuiltState`.
+    func holdSameState(
+        database name: String, key: [UInt8], stored: [UInt8], in storedState: ProjectionContext,
+        rebuilt: [UInt8], in rebuiltState: ProjectionContext
+    ) throws -> Bool
+
     /// The oldest entry this projection's state still refers to and wants kept, or `nil`.
     ///
     /// Compaction never removes it or any later entry, whatever the ``RetentionPolicy``, so
@@ -113,6 +131,13 @@ extension Projection {
 
     public func oldestNeededSequence(in context: ProjectionContext) throws -> UInt64? {
         nil
+    }
+
+    public func holdSameState(
+        database name: String, key: [UInt8], stored: [UInt8], in storedState: ProjectionContext,
+        rebuilt: [UInt8], in rebuiltState: ProjectionContext
+    ) throws -> Bool {
+        false
     }
 
     public var migratableVersions: Set<Int> { [] }

@@ -46,7 +46,7 @@ struct SoupDatabases: Sendable {
     init(_ database: (String) -> Database) {
         catalog = database("soups.catalog")
         meta = database("soups.meta")
-        records = database("soups.records")
+        records = database(Self.recordsName)
         index = database("soups.index")
         fullText = database("soups.fulltext")
         recordKeys = database("soups.keys")
@@ -62,6 +62,11 @@ struct SoupDatabases: Sendable {
     static func soupPrefix(_ soupId: UInt32) -> [UInt8] {
         withUnsafeBytes(of: soupId.bigEndian, Array.init)
     }
+
+    /// The name of the database of record values.
+    static let recordsName = "soups.records"
+    /// The length of a key of `soups.records`: soup id, `_soupEntryId`.
+    static let recordKeyCount = 12
 
     static func recordKey(_ soupId: UInt32, _ entryId: Int64) -> [UInt8] {
         var key: [UInt8] = []
