@@ -87,7 +87,9 @@ public protocol Projection: Sendable {
     ///   - name: one of ``databaseNames``.
     ///   - key: the key both values are stored under.
     ///   - stored: the value in `storedState`.
+    ///   - storedState: the state `verify` checks, or this journal's in `diff`.
     ///   - rebuilt: the value in `rebuiltState`.
+    ///   - rebuiltState: the state folded from the journal, or the other journal's in `diff`.
     func holdSameState(
         database name: String, key: [UInt8], stored: [UInt8], in storedState: ProjectionContext,
         rebuilt: [UInt8], in rebuiltState: ProjectionContext

@@ -9,6 +9,13 @@ extension SoupProjection {
     /// written on another machine, after a zstd upgrade may hold other bytes for the same
     /// record. Every other database holds one encoding per state. A value that does not open
     /// (damage) is never the same state, so `verify` still reports it.
+    /// - Parameters:
+    ///   - name: the database both values are in.
+    ///   - key: the key both values are stored under.
+    ///   - stored: the value in `storedState`.
+    ///   - storedState: the state `verify` checks, or this journal's in `diff`.
+    ///   - rebuilt: the value in `rebuiltState`.
+    ///   - rebuiltState: the state folded from the journal, or the other journal's in `diff`.
     public func holdSameState(
         database name: String, key: [UInt8], stored: [UInt8], in storedState: ProjectionContext,
         rebuilt: [UInt8], in rebuiltState: ProjectionContext
