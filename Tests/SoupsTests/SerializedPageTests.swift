@@ -50,6 +50,67 @@ import Testing
         #expect(SerializedPage(records: records).bytes == JSONValue.array(records).serialized())
     }
 
+    /// Records alternating between key sets, some with as many keys as another but not the same
+    /// ones, and with nested objects whose key sets alternate too, serialize as the array: an
+    /// order kept for one set is never used for another.
+    @Test func recordsAlternatingBetweenKeySetsSerializeAsTheArray() {
+        let sets: [[String]] = [
+            ["Id", "Name", "z"], ["Id", "Name", "y"], ["Name", "y", "z"], ["Id", "Name"],
+            ["Id", "Name", "z", "q\"uote"], ["Id", "Name", "y", "q\"uote"], ["é", "Id"], ["", "Id", "_x"],
+        ]
+        var records: [JSONValue] = []
+        for index in 0..<400 {
+            var members: [String: JSONValue] = [:]
+            for key in sets[(index * 7 + index / 3) % sets.count] { members[key] = .string("\(key)-\(index)") }
+            let attributes: JSONValue =
+                index.isMultiple(of: 2)
+                ? ["type": "Account", "url": .string("/a/\(index)")] : ["type": "Contact", "urn": 1]
+            members["attributes"] = attributes
+            let third: JSONValue = index.isMultiple(of: 3) ? ["a": 1, "c": 2] : ["a": 3]
+            members["list"] = .array([attributes, ["b": 1, "a": 2], third])
+            records.append(.object(members))
+        }
+        let page = SerializedPage(records: records)
+        #expect(page.bytes == JSONValue.array(records).serialized())
+        for (record, splice) in zip(records, page.splices) {
+            guard case .object(let members) = record else { continue }
+            #expect((splice == nil) == (members["_x"] != nil))
+        }
+    }
+
+    /// More key sets than a page keeps orders for, in turn, still serialize as the array.
+    @Test func moreKeySetsThanKeptOrdersSerializeAsTheArray() {
+        let setCount = ObjectKeyOrders.orderCountMax * 2 + 1
+        let records: [JSONValue] = (0..<(setCount * 5)).map { index in
+            var members: [String: JSONValue] = ["Id": .number(JSONNumber(Int64(index)))]
+            for key in 0..<3 { members["k\((index % setCount) + key)"] = .bool(true) }
+            return .object(members)
+        }
+        #expect(SerializedPage(records: records).bytes == JSONValue.array(records).serialized())
+    }
+
+    /// A large page serialized in two halves at once has the bytes and the splices of the page
+    /// serialized on one thread, so the fold splices the same records at the same places.
+    @Test func aPageSerializedInTwoHalvesIsThePageSerializedOnOneThread() async throws {
+        var generator = SplitMix64(seed: 11)
+        for count in [0, 1, SerializedPage.splitRecordCountMin - 1, SerializedPage.splitRecordCountMin, 999] {
+            var records = (0..<count).map { _ in
+                Self.randomObject(depth: 0, underscoreChance: 0.15, using: &generator)
+            }
+            if count > 2 { records[count / 2] = Self.randomValue(depth: 2, using: &generator) }
+            let halves = await SerializedPage.serializing(records: records)
+            let whole = SerializedPage(records: records)
+            #expect(halves.bytes == whole.bytes)
+            #expect(halves.splices == whole.splices)
+            #expect(halves.bytes == JSONValue.array(records).serialized())
+            let layouts = try JSONValue.parse(halves.bytes, recordingElementLayouts: ()).layouts
+            for (layout, splice) in zip(layouts, halves.splices) {
+                guard let found = RecordSplice(layout, in: halves.bytes) else { continue }
+                #expect(found == splice)
+            }
+        }
+    }
+
     /// The page's bytes are the array's serialization, and splicing the added fields into a
     /// record gives exactly the serialization of the record with those fields.
     @Test func splicingAddedFieldsGivesTheSerializationOfTheMergedRecord() throws {

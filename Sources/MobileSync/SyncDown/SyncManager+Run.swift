@@ -181,7 +181,8 @@ extension SyncManager {
                         "The target's recordsToSave returned \(saved.count) records for a page of \(batch.count)."
                     return try finish(&run, .failed, message)
                 }
-                let serialized = SerializedPage(records: saved)
+                // Pure work, on both cores: it reads no clock, id or randomness (decision 0032).
+                let serialized = await SerializedPage.serializing(records: saved)
                 let page = Self.page(
                     batch, saving: saved, bytes: serialized.bytes, number: pageNumber, of: target, for: run.state)
                 pending.append(

@@ -16,60 +16,95 @@ package struct SerializedPage: Sendable {
     /// object or already has a key beginning with `_`; the fold serializes those again.
     package let splices: [RecordSplice?]
 
-    private static let underscore = UInt8(ascii: "_")
-
-    /// Serializes `records`.
+    /// Serializes `records` on the calling thread.
     ///
-    /// - Complexity: O(n log n) in the size of the records (key sorting), like `serialized()`.
+    /// - Complexity: O(n) in the size of the records for objects whose key sets were seen
+    ///   recently in the page (``ObjectKeyOrders``), O(n log n) for the others, like
+    ///   `serialized()`.
     package init(records: [JSONValue]) {
         var bytes: [UInt8] = [UInt8(ascii: "[")]
         var splices: [RecordSplice?] = []
-        splices.reserveCapacity(records.count)
-        var keyOrder: [String] = []
-        var values: [JSONValue] = []
-        for (position, record) in records.enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: ",")) }
-            let start = bytes.count
-            guard case .object(let members) = record else {
-                record.write(into: &bytes)
-                splices.append(nil)
-                continue
-            }
-            // What `record.write(into:)` writes, noting where the first key after `_` starts.
-            bytes.append(UInt8(ascii: "{"))
-            var split: Int?
-            var hasKeyStartingWithUnderscore = false
-            // A page's records nearly always have one set of keys: the previous record's order
-            // serves while every key of it is found, and sorting is left for a new set.
-            values.removeAll(keepingCapacity: true)
-            var hasPreviousKeys = members.count == keyOrder.count
-            for key in keyOrder where hasPreviousKeys {
-                if let value = members[key] { values.append(value) } else { hasPreviousKeys = false }
-            }
-            if !hasPreviousKeys {
-                let sorted = members.sorted { JSONValue.utf8Precedes($0.key, $1.key) }
-                keyOrder = sorted.map(\.key)
-                values = sorted.map(\.value)
-            }
-            for (index, key) in keyOrder.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                if let first = key.utf8.first {
-                    if first == Self.underscore { hasKeyStartingWithUnderscore = true }
-                    if split == nil, first > Self.underscore { split = bytes.count }
-                }
-                JSONValue.string(key).write(into: &bytes)
-                bytes.append(UInt8(ascii: ":"))
-                values[index].write(into: &bytes)
-            }
-            let close = bytes.count
-            bytes.append(UInt8(ascii: "}"))
-            splices.append(
-                hasKeyStartingWithUnderscore ? nil : RecordSplice(start: start, split: split ?? close, end: bytes.count)
-            )
-        }
+        Self.write(records[...], into: &bytes, splices: &splices)
         bytes.append(UInt8(ascii: "]"))
         self.bytes = bytes
         self.splices = splices
+    }
+
+    private init(bytes: [UInt8], splices: [RecordSplice?]) {
+        self.bytes = bytes
+        self.splices = splices
+    }
+
+    /// The most bytes reserved ahead from a page's first record, so that one large first
+    /// record cannot make a page reserve far more than it writes.
+    static let reservedByteCountMax = 32 << 20
+
+    /// The fewest records a page has for ``serializing(records:)`` to split it: below it, a
+    /// second task costs more than it saves.
+    static let splitRecordCountMin = 256
+
+    /// Serializes `records` as ``init(records:)`` does, the two halves of a large page on two
+    /// child tasks at once.
+    ///
+    /// Serializing is a pure function of the records (no clock, ids or randomness), so running
+    /// it on two cores changes no byte and no order the engine's other work depends on; it
+    /// was a quarter of a sync down's CPU on one thread (docs/decisions/0032-pipelined-ingest.md).
+    package static func serializing(records: [JSONValue]) async -> SerializedPage {
+        guard records.count >= splitRecordCountMin else { return SerializedPage(records: records) }
+        let middle = records.count / 2
+        async let second = serializeChunk(records[middle...])
+        let first = serializeChunk(records[..<middle])
+        let tail = await second
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(first.bytes.count + tail.bytes.count + 3)
+        bytes.append(UInt8(ascii: "["))
+        bytes += first.bytes
+        bytes.append(UInt8(ascii: ","))
+        let tailBase = bytes.count
+        bytes += tail.bytes
+        bytes.append(UInt8(ascii: "]"))
+        var splices = first.splices.map { $0?.moved(by: 1) }
+        splices.reserveCapacity(records.count)
+        splices += tail.splices.lazy.map { $0?.moved(by: tailBase) }
+        return SerializedPage(bytes: bytes, splices: splices)
+    }
+
+    /// `records` serialized and separated by commas, with no brackets, splices counted from
+    /// the chunk's first byte.
+    private static func serializeChunk(_ records: ArraySlice<JSONValue>) -> (
+        bytes: [UInt8], splices: [RecordSplice?]
+    ) {
+        var bytes: [UInt8] = []
+        var splices: [RecordSplice?] = []
+        write(records, into: &bytes, splices: &splices)
+        return (bytes, splices)
+    }
+
+    /// Appends `records` separated by commas to `bytes`, and each one's splice to `splices`.
+    private static func write(
+        _ records: ArraySlice<JSONValue>, into bytes: inout [UInt8], splices: inout [RecordSplice?]
+    ) {
+        splices.reserveCapacity(splices.count + records.count)
+        var orders = ObjectKeyOrders()
+        for (position, record) in zip(records.indices, records) {
+            if position > records.startIndex { bytes.append(UInt8(ascii: ",")) }
+            if position == records.startIndex + 1 {
+                // The first record's size tells roughly how large the page gets: growing the
+                // array by doubling copied it a dozen times and faulted in fresh pages each time.
+                let estimate = (bytes.count + 1) * (records.count + 1)
+                bytes.reserveCapacity(bytes.count + min(estimate, reservedByteCountMax))
+            }
+            let start = bytes.count
+            guard case .object(let members) = record else {
+                orders.write(record, into: &bytes)
+                splices.append(nil)
+                continue
+            }
+            let (order, split) = orders.writeObject(members, into: &bytes)
+            splices.append(
+                order.hasKeyStartingWithUnderscore
+                    ? nil : RecordSplice(start: start, split: split ?? bytes.count - 1, end: bytes.count))
+        }
     }
 }
 
@@ -83,6 +118,11 @@ package struct RecordSplice: Sendable, Hashable {
     var split: Int
     /// The offset just past its `}`.
     var end: Int
+
+    /// The same record's place in bytes that have `offset` more bytes before it.
+    func moved(by offset: Int) -> RecordSplice {
+        RecordSplice(start: start + offset, split: split + offset, end: end + offset)
+    }
 
     /// The record's serialization with `members` added: `members` are a serialized object's
     /// members without its braces, every key beginning with `_` and none in the record.
