@@ -137,7 +137,8 @@ import Testing
         let fixture = try Self.fixture()
         let plan = try fixture.store.explainSmartQuery(
             .smart(sql: "select {items:_soup} from {items} where {items:name} = ?", args: ["b"]))
-        #expect(plan.joined(separator: "\n").contains("INDEX 0:index on name (TABLE_1_0) TABLE_1_0 = ?"))
+        // The plan's number is the connection's (plans are kept across executions): not checked.
+        #expect(plan.joined(separator: "\n").contains(":index on name (TABLE_1_0) TABLE_1_0 = ?"))
     }
 
     @Test func orderByAnIndexedPathNeedsNoSort() throws {

@@ -75,7 +75,8 @@ import Testing
     }
 
     @Test func aHashedIndexOpensTheRecordOnlyWhenItsColumnIsRead() throws {
-        let fixture = try SoupFixture("smart-sql-hashed")
+        // A hashed index needs an encrypted store (its digests are keyed).
+        let fixture = try SoupFixture("smart-sql-hashed", encryption: Self.key())
         try fixture.store.registerSoup(
             "people", indexSpecs: [IndexSpec(path: "email", type: .hashed), IndexSpec(path: "city", type: .string)])
         try fixture.store.create(
