@@ -48,16 +48,8 @@ struct ProjectionSoupReader: SoupReader {
     func records(
         of soup: SmartSoup, ids: ClosedRange<Int64>?, descending: Bool, after position: Int64?, limit: Int
     ) throws -> [SoupRecordRow] {
-        // Entry ids are positive: clamp so that a negative bound from SQL stays in the soup's keys.
-        var low = max(ids?.lowerBound ?? 0, 0)
-        var high = ids?.upperBound ?? .max
-        if let position {
-            if descending { high = min(high, position - 1) } else { low = max(low, position + 1) }
-        }
-        guard low <= high, limit > 0 else { return [] }
-        let range = KeyRange(
-            from: SoupDatabases.recordKey(soup.number, low), to: SoupDatabases.recordKey(soup.number, high),
-            includesUpperBound: true)
+        guard let range = Self.recordKeyRange(soup, ids: ids, descending: descending, after: position), limit > 0
+        else { return [] }
         var rows: [SoupRecordRow] = []
         rows.reserveCapacity(min(limit, 1024))
         try state.transaction.withCursor(state.databases.records) { cursor in
@@ -70,6 +62,46 @@ struct ProjectionSoupReader: SoupReader {
             }
         }
         return rows
+    }
+
+    func recordIds(
+        of soup: SmartSoup, ids: ClosedRange<Int64>?, descending: Bool, after position: Int64?, limit: Int
+    ) throws -> [Int64] {
+        guard let range = Self.recordKeyRange(soup, ids: ids, descending: descending, after: position), limit > 0
+        else { return [] }
+        var entryIds: [Int64] = []
+        entryIds.reserveCapacity(min(limit, 1024))
+        let visit = { (key: UnsafeRawBufferPointer) -> Bool in
+            entryIds.append(Int64(bitPattern: readBigEndian(key.suffix(8))))
+            return entryIds.count < limit
+        }
+        try state.transaction.withCursor(state.databases.records) { cursor in
+            // LMDBStore walks keys alone only forwards; backwards the value's seal is checked,
+            // but the value is still neither copied nor decompressed.
+            if descending {
+                try cursor.forEachInPlace(in: range, reverse: true) { key, _ in visit(key) }
+            } else {
+                try cursor.forEachKeyInPlace(in: range, visit)
+            }
+        }
+        return entryIds
+    }
+
+    /// The keys of `soup`'s records with entry ids in `ids`, strictly after `position` in the
+    /// walk's direction; `nil` when there are none.
+    private static func recordKeyRange(
+        _ soup: SmartSoup, ids: ClosedRange<Int64>?, descending: Bool, after position: Int64?
+    ) -> KeyRange? {
+        // Entry ids are positive: clamp so that a negative bound from SQL stays in the soup's keys.
+        var low = max(ids?.lowerBound ?? 0, 0)
+        var high = ids?.upperBound ?? .max
+        if let position {
+            if descending { high = min(high, position - 1) } else { low = max(low, position + 1) }
+        }
+        guard low <= high else { return nil }
+        return KeyRange(
+            from: SoupDatabases.recordKey(soup.number, low), to: SoupDatabases.recordKey(soup.number, high),
+            includesUpperBound: true)
     }
 
     func record(of soup: SmartSoup, entryId: Int64) throws -> SoupRecordRow? {
@@ -96,21 +128,25 @@ struct ProjectionSoupReader: SoupReader {
 
     // MARK: - Indexes
 
-    func indexedValues(of soup: SmartSoup, entryId: Int64) throws -> [UInt16: SmartSQLValue] {
-        // Decoded from the stored list in place.
-        let entries = try state.transaction.withValue(
-            state.databases.recordKeys, key: SoupDatabases.recordKey(soup.number, entryId)
-        ) { $0.map(IndexEntries.init(decoding:)) ?? IndexEntries() }
+    func indexedValues(of soup: SmartSoup, entryId: Int64, only: Set<UInt16>?) throws -> [UInt16: SmartSQLValue] {
+        let wanted = { (number: UInt16) in only?.contains(number) ?? true }
         var values: [UInt16: SmartSQLValue] = [:]
-        for key in entries.indexKeys {
-            let number = SoupDatabases.indexId(ofKey: key)
-            guard let index = soup.indexes.first(where: { $0.number == number }), index.type != .hashed else {
-                continue
+        // Decoded from the stored list in place, each wanted key once.
+        try state.transaction.withValue(
+            state.databases.recordKeys, key: SoupDatabases.recordKey(soup.number, entryId)
+        ) { stored in
+            guard let stored else { return }
+            for key in IndexEntries(decoding: stored).indexKeys {
+                let number = SoupDatabases.indexId(ofKey: key)
+                guard wanted(number), let index = soup.indexes.first(where: { $0.number == number }),
+                    index.type != .hashed
+                else { continue }
+                values[number] = Self.value(inKey: key, type: index.type)
             }
-            values[number] = Self.value(inKey: key, type: index.type)
         }
-        // A hashed index holds digests: its column shows the value from the record, opened in memory.
-        let hashed = soup.indexes.filter { $0.type == .hashed }
+        // A hashed index holds digests: its column shows the value from the record, opened in
+        // memory, and only when the query wants one.
+        let hashed = soup.indexes.filter { $0.type == .hashed && wanted($0.number) }
         if !hashed.isEmpty, let record = try record(of: soup, entryId: entryId) {
             let parsed = try SoupState.parse(record.json)
             for index in hashed {
@@ -138,18 +174,26 @@ struct ProjectionSoupReader: SoupReader {
         var entries: [SoupIndexEntry] = []
         entries.reserveCapacity(min(limit, 1024))
         var next: SoupIndexPosition?
+        // Decoded in place: a walk copies no key but the one it may resume after.
+        let visit = { (key: UnsafeRawBufferPointer) -> Bool in
+            entries.append(
+                SoupIndexEntry(
+                    entryId: Int64(bitPattern: readBigEndian(key.suffix(8))),
+                    value: index.type == .hashed ? nil : Self.value(inKey: key, type: index.type)))
+            guard entries.count < limit else {
+                next = SoupIndexPosition(key: Array(key))
+                return false
+            }
+            return true
+        }
         try state.transaction.withCursor(state.databases.index) { cursor in
-            // Decoded in place: a walk copies no key but the one it may resume after.
-            try cursor.forEachInPlace(in: keys, reverse: descending) { key, _ in
-                entries.append(
-                    SoupIndexEntry(
-                        entryId: Int64(bitPattern: readBigEndian(key.suffix(8))),
-                        value: index.type == .hashed ? nil : Self.value(inKey: key, type: index.type)))
-                guard entries.count < limit else {
-                    next = SoupIndexPosition(key: Array(key))
-                    return false
-                }
-                return true
+            // Everything is in the keys: forwards, the values' seals (a decryption in an
+            // encrypted store, a checksum otherwise) are not even checked. LMDBStore walks keys
+            // alone only forwards.
+            if descending {
+                try cursor.forEachInPlace(in: keys, reverse: true) { key, _ in visit(key) }
+            } else {
+                try cursor.forEachKeyInPlace(in: keys, visit)
             }
         }
         return (entries, next)

@@ -10,6 +10,9 @@ final class SmartQueryContext {
     /// and leaves every constraint to SQLite: the reference the index walks are tested against.
     private(set) var usesIndexes = true
     private(set) var failure: (any Error)?
+    /// The soups whose tables chose plans since ``startPlanning()``, with the record counts
+    /// the plans were costed for: what a prepared statement's plans depend on beyond the catalog.
+    private(set) var plannedRecordCounts: [UInt32: Int] = [:]
 
     /// Starts an execution that reads through `reader`.
     func begin(reader: any SoupReader, usesIndexes: Bool) {
@@ -22,6 +25,16 @@ final class SmartQueryContext {
     func end() {
         reader = nil
         failure = nil
+    }
+
+    /// Starts collecting the record counts that plans are costed for (a statement is prepared).
+    func startPlanning() {
+        plannedRecordCounts.removeAll(keepingCapacity: true)
+    }
+
+    /// Notes that a plan for `soup` was costed for `recordCount` records.
+    func notePlanned(_ soup: SmartSoup, recordCount: Int) {
+        plannedRecordCounts[soup.number] = recordCount
     }
 
     /// The reader of the execution under way.

@@ -7,9 +7,11 @@ import LosslessJSON
 /// transaction: ``withConnection(reader:soups:usesIndexes:_:)`` hands it the execution's
 /// reader, and takes it back before the transaction ends, so no transaction or cursor outlives
 /// the call (LMDB's transactions belong to one thread). Between executions it waits in
-/// ``SmartSQLConnectionPool``, holding no data and no statement: opening a connection and
-/// registering its tables costs more than an indexed lookup itself. A connection serves only
-/// the catalog it was made for; any change of soups or indexes makes a new one. Rows stream
+/// ``SmartSQLConnectionPool``, holding no data: opening a connection and registering its
+/// tables costs more than an indexed lookup itself, and so does preparing a statement, so it
+/// keeps its prepared statements and its tables' plans (``SmartSQLStatementCache``). A
+/// connection serves only the catalog it was made for; any change of soups or indexes makes a
+/// new one, so no statement or plan outlives the catalog it was made for. Rows stream
 /// from the soups through the tables, and temporary storage (sorts, `DISTINCT`, subqueries)
 /// stays in memory, so an encrypted store's values are never written in clear.
 final class SmartSQLConnection {
@@ -17,11 +19,19 @@ final class SmartSQLConnection {
     private let module: UnsafeMutablePointer<sqlite3_module>
     private var tables: [SoupVirtualTable] = []
     let context = SmartQueryContext()
+    /// The statements kept between executions.
+    let statements = SmartSQLStatementCache()
+    /// How many statements the connection has prepared: what keeping them saves, for tests.
+    private(set) var preparationCount = 0
     /// The catalog the tables were made for.
     let soups: [SmartSoup]
 
     /// How much of the SQL an error message quotes.
     static let quotedSQLLengthMax = 300
+
+    /// The most plans a table keeps between executions: past that, the connection forgets its
+    /// statements and plans, so that the plans of queries no longer run do not pile up.
+    static let keptPlanCountMax = 1_000
 
     /// Runs `body` with a connection over `soups` (all of `reader`'s) that reads through
     /// `reader`, then gives the connection back to the pool.
@@ -31,6 +41,10 @@ final class SmartSQLConnection {
         let connection = try SmartSQLConnectionPool.shared.take(matching: soups) ?? SmartSQLConnection(soups: soups)
         connection.context.begin(reader: reader, usesIndexes: usesIndexes)
         for table in connection.tables { table.reset() }
+        if connection.tables.contains(where: { $0.plans.count > Self.keptPlanCountMax }) {
+            connection.statements.removeAll()
+            for table in connection.tables { table.forgetPlans() }
+        }
         defer {
             connection.context.end()
             SmartSQLConnectionPool.shared.giveBack(connection)
@@ -56,7 +70,8 @@ final class SmartSQLConnection {
     }
 
     deinit {
-        // Statements are finalized by their callers; closing releases the modules' tables.
+        // The kept statements first: closing releases the modules' tables.
+        statements.removeAll()
         sqlite3_close_v2(handle)
         module.deinitialize(count: 1)
         module.deallocate()
@@ -121,12 +136,14 @@ final class SmartSQLConnection {
     private func withStatement<T>(_ sql: String, arguments: [JSONValue], _ body: (OpaquePointer) throws -> T) throws
         -> T
     {
-        var prepared: OpaquePointer?
-        let status = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
-        guard status == SQLITE_OK, let statement = prepared else { throw failure(status, sql: sql) }
-        defer { sqlite3_finalize(statement) }
-        guard sqlite3_stmt_readonly(statement) != 0 else {
-            throw SoupError(.invalidSmartSQL, "Only SELECT are supported")
+        let key = SmartSQLStatementCache.Key(sql: sql, usesIndexes: context.usesIndexes)
+        let entry = try keptStatement(key) ?? prepare(key)
+        let statement = entry.statement
+        defer {
+            // Reset, the statement holds no row, cursor or argument of this execution.
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+            statements.keep(entry, as: key)
         }
         let parameterCount = Int(sqlite3_bind_parameter_count(statement))
         guard parameterCount == arguments.count else {
@@ -139,6 +156,44 @@ final class SmartSQLConnection {
             guard status == SQLITE_OK else { throw failure(status, sql: sql) }
         }
         return try body(statement)
+    }
+
+    /// The statement kept for `key`, or `nil` when there is none or its plans were costed for
+    /// soups of another size than the current snapshot's (it is finalized then).
+    private func keptStatement(_ key: SmartSQLStatementCache.Key) throws -> SmartSQLStatementCache.Entry? {
+        guard let entry = statements.take(key) else { return nil }
+        do {
+            let reader = try context.currentReader()
+            for (number, planned) in entry.plannedRecordCounts {
+                guard let soup = soups.first(where: { $0.number == number }),
+                    SmartSQLStatementCache.suits(planned: planned, current: try reader.estimatedRecordCount(of: soup))
+                else {
+                    sqlite3_finalize(entry.statement)
+                    return nil
+                }
+            }
+            return entry
+        } catch {
+            sqlite3_finalize(entry.statement)
+            throw error
+        }
+    }
+
+    /// Prepares the statement for `key`, noting the record counts its plans are costed for.
+    private func prepare(_ key: SmartSQLStatementCache.Key) throws -> SmartSQLStatementCache.Entry {
+        context.startPlanning()
+        preparationCount += 1
+        var prepared: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, key.sql, -1, &prepared, nil)
+        guard status == SQLITE_OK, let statement = prepared else {
+            sqlite3_finalize(prepared)
+            throw failure(status, sql: key.sql)
+        }
+        guard sqlite3_stmt_readonly(statement) != 0 else {
+            sqlite3_finalize(statement)
+            throw SoupError(.invalidSmartSQL, "Only SELECT are supported")
+        }
+        return SmartSQLStatementCache.Entry(statement: statement, plannedRecordCounts: context.plannedRecordCounts)
     }
 
     private func bind(_ value: JSONValue, at position: Int32, in statement: OpaquePointer) -> Int32 {

@@ -24,12 +24,22 @@ protocol SoupReader {
         of soup: SmartSoup, ids: ClosedRange<Int64>?, descending: Bool, after position: Int64?, limit: Int
     ) throws -> [SoupRecordRow]
 
+    /// Up to `limit` entry ids of `soup`'s records, as ``records(of:ids:descending:after:limit:)``
+    /// walks them, without opening a value: for a walk whose query reads no record (sealed or
+    /// compressed values cost a decryption or a decompression each).
+    func recordIds(
+        of soup: SmartSoup, ids: ClosedRange<Int64>?, descending: Bool, after position: Int64?, limit: Int
+    ) throws -> [Int64]
+
     /// The record of `soup` with `entryId`, or `nil`.
     func record(of soup: SmartSoup, entryId: Int64) throws -> SoupRecordRow?
 
     /// The values the record's indexes hold, by index number: what SmartStore's index columns
     /// hold. An index added without re-indexing holds NULL until the record is saved again.
-    func indexedValues(of soup: SmartSoup, entryId: Int64) throws -> [UInt16: SmartSQLValue]
+    ///
+    /// - Parameter only: the indexes whose values are wanted, or `nil` for all. A `hashed`
+    ///   index's value comes from the record, so the record is opened only when one is wanted.
+    func indexedValues(of soup: SmartSoup, entryId: Int64, only: Set<UInt16>?) throws -> [UInt16: SmartSQLValue]
 
     /// Up to `limit` entries of `index` in `range`, in the index's order (value, then entry id)
     /// or its reverse, strictly after `position`; and the position to resume from, `nil` when

@@ -31,17 +31,25 @@ final class SoupTableCursor {
 
     private let reader: any SoupReader
     private let soup: SmartSoup
+    /// The numbers of the soup's indexes that have a column.
+    private let columnIndexNumbers: [UInt16]
     private var rows: [Row] = []
     private var position = 0
     private var source = Source.done
     private var isDescending = false
     /// The number of the index the walk reads, whose values its keys give.
     private var walkedIndex: UInt16?
+    /// Whether rows read their records as they are walked; otherwise the walk reads keys alone
+    /// and a row opens its record only if a column needs it.
+    private var readsRecord = true
+    /// The indexes whose values a row decodes at once, `nil` for all (``SoupTablePlan/readIndexes``).
+    private var readIndexes: Set<UInt16>?
     private var batchSize = SoupTableCursor.batchSizeFirst
 
     init(reader: any SoupReader, soup: SmartSoup) {
         self.reader = reader
         self.soup = soup
+        columnIndexNumbers = soup.columnIndexes.map(\.number)
     }
 
     /// Whether every row has been read.
@@ -61,6 +69,8 @@ final class SoupTableCursor {
         batchSize = Self.batchSizeFirst
         isDescending = plan.isDescending
         walkedIndex = nil
+        readsRecord = plan.readsRecord
+        readIndexes = plan.readIndexes
         switch plan.access {
         case .records:
             source = Self.recordsSource(plan, arguments)
@@ -103,11 +113,24 @@ final class SoupTableCursor {
             if walkedIndex == index.number, let value = rows[position].walkedValue {
                 return value
             }
-            if rows[position].indexedValues == nil {
-                rows[position].indexedValues = try reader.indexedValues(of: soup, entryId: entryId)
+            if let values = rows[position].indexedValues, let value = values[index.number] {
+                return value
             }
-            return rows[position].indexedValues?[index.number] ?? .null
+            return try decodeIndexedValues()[index.number] ?? .null
         }
+    }
+
+    /// Decodes the current row's index values: the plan's, once per row, or all of them when
+    /// SQLite asks for a column the plan did not expect.
+    private func decodeIndexedValues() throws -> [UInt16: SmartSQLValue] {
+        let only = rows[position].indexedValues == nil ? readIndexes : nil
+        var values = try reader.indexedValues(of: soup, entryId: entryId, only: only)
+        // An index without a key for the row holds NULL: noted, so that it is not decoded again.
+        for number in columnIndexNumbers where (only?.contains(number) ?? true) && values[number] == nil {
+            values[number] = .null
+        }
+        rows[position].indexedValues = values
+        return values
     }
 
     private func currentRecord() throws -> SoupRecordRow? {
@@ -127,15 +150,26 @@ final class SoupTableCursor {
             switch source {
             case .done:
                 return
-            case .records(let ids, let after):
+            case .records(let ids, let after) where readsRecord:
                 let batch = try reader.records(
                     of: soup, ids: ids, descending: isDescending, after: after, limit: batchSize)
                 rows = batch.map { Row(entryId: $0.entryId, record: $0) }
                 source = batch.count < batchSize ? .done : .records(ids: ids, after: batch.last?.entryId)
+            case .records(let ids, let after):
+                let batch = try reader.recordIds(
+                    of: soup, ids: ids, descending: isDescending, after: after, limit: batchSize)
+                rows = batch.map { Row(entryId: $0) }
+                source = batch.count < batchSize ? .done : .records(ids: ids, after: batch.last)
             case .recordIds(let ids):
                 let batch = ids.prefix(batchSize)
-                rows = try batch.compactMap { try reader.record(of: soup, entryId: $0) }.map {
-                    Row(entryId: $0.entryId, record: $0)
+                if readsRecord {
+                    rows = try batch.compactMap { try reader.record(of: soup, entryId: $0) }.map {
+                        Row(entryId: $0.entryId, record: $0)
+                    }
+                } else {
+                    rows = try batch.flatMap {
+                        try reader.recordIds(of: soup, ids: $0...$0, descending: false, after: nil, limit: 1)
+                    }.map { Row(entryId: $0) }
                 }
                 source = batch.count < ids.count ? .recordIds(ids.dropFirst(batch.count)) : .done
             case .index(let index, let ranges, let after):

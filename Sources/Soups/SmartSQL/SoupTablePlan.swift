@@ -41,17 +41,26 @@ struct SoupTablePlan: Hashable, Sendable {
     var consumesOrder: Bool
     var estimatedRows: Double
     var estimatedCost: Double
+    /// Whether the query reads the record (`soup`, `created`, `lastModified`): a records walk
+    /// that does not reads keys alone and opens no value. A hint: a row still opens its record
+    /// if SQLite asks for one of those columns after all.
+    var readsRecord = true
+    /// The indexes whose columns the query reads, by index number, or `nil` for all: a row
+    /// decodes these at once from its key list. A hint, like ``readsRecord``.
+    var readIndexes: Set<UInt16>?
 
     static func == (lhs: SoupTablePlan, rhs: SoupTablePlan) -> Bool {
         lhs.access == rhs.access && lhs.arguments.map(\.constraint) == rhs.arguments.map(\.constraint)
             && lhs.arguments.map(\.argument) == rhs.arguments.map(\.argument) && lhs.nullTest == rhs.nullTest
             && lhs.isDescending == rhs.isDescending && lhs.consumesOrder == rhs.consumesOrder
+            && lhs.readsRecord == rhs.readsRecord && lhs.readIndexes == rhs.readIndexes
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(access)
         hasher.combine(arguments.map(\.argument))
         hasher.combine(isDescending)
+        hasher.combine(readsRecord)
     }
 }
 
@@ -100,13 +109,24 @@ extension SoupTablePlan {
             }
         }
         // The records scan is always a candidate, so there is a minimum.
-        return candidates.min { lhs, rhs in
-            lhs.estimatedCost != rhs.estimatedCost
-                ? lhs.estimatedCost < rhs.estimatedCost : lhs.consumesOrder && !rhs.consumesOrder
-        }
+        var plan =
+            candidates.min { lhs, rhs in
+                lhs.estimatedCost != rhs.estimatedCost
+                    ? lhs.estimatedCost < rhs.estimatedCost : lhs.consumesOrder && !rhs.consumesOrder
+            }
             ?? SoupTablePlan(
                 access: .records, arguments: [], nullTest: nil, isDescending: false, consumesOrder: false,
                 estimatedRows: count, estimatedCost: count)
+        plan.readsRecord = reads.needsRecord
+        plan.readIndexes =
+            reads.readsEveryColumn
+            ? nil
+            : Set(
+                reads.indexColumns.compactMap { number in
+                    if case .index(let index) = columns[number] { return index.number }
+                    return nil
+                })
+        return plan
     }
 
     /// The plan reading `access`, whose column is `column`, or `nil` when it would be no better
@@ -157,9 +177,12 @@ extension SoupTablePlan {
         var needsRecord: Bool
         /// The index columns the query reads, by column number.
         var indexColumns: Set<Int>
+        /// Whether SQLite may read every column (the tables read without their indexes).
+        var readsEveryColumn: Bool
 
         init(columns: [SoupTableColumn], used: UInt64) {
             let isUsed = { (number: Int) in used & (1 << UInt64(min(number, 63))) != 0 }
+            readsEveryColumn = used == .max
             needsRecord = (1...3).contains(where: isUsed)
             indexColumns = Set(
                 columns.indices.filter { number in

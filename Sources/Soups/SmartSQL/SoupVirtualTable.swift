@@ -3,6 +3,11 @@ import CSQLite
 /// The Swift side of one soup's virtual table on one connection: its columns, and the plans
 /// `xBestIndex` chose, which `xFilter` finds again by number.
 ///
+/// Plans outlive executions, since the connection keeps its prepared statements (which name
+/// plans by number) from one execution to the next; a plan depends only on the table's
+/// columns, which the connection's catalog fixes. Equal plans share one number, so their count
+/// stays that of the query shapes seen.
+///
 /// The tables are eponymous (`TABLE_<n>` exists as soon as the module of that name is
 /// registered; `CREATE VIRTUAL TABLE` is refused), read-only, and live as long as their
 /// connection, which lives inside one read transaction: see ``SmartSQLConnection``.
@@ -11,10 +16,12 @@ final class SoupVirtualTable {
     let soup: SmartSoup
     let columns: [SoupTableColumn]
     private(set) var plans: [SoupTablePlan] = []
+    /// The number of each plan in ``plans``.
+    private var planNumbers: [SoupTablePlan: Int32] = [:]
     private var recordCount: Int?
 
-    /// The most plans one table keeps: SQLite asks `xBestIndex` a few times per join order, so
-    /// this is never reached by a query a person writes.
+    /// The most plans one table keeps: SQLite asks `xBestIndex` a few times per join order, and
+    /// equal plans share a number, so this is never reached by a query a person writes.
     static let planCountMax = 10_000
 
     init(context: SmartQueryContext, soup: SmartSoup) {
@@ -23,11 +30,16 @@ final class SoupVirtualTable {
         columns = SoupTableColumn.columns(of: soup)
     }
 
-    /// Forgets what the last execution learned: its plans (no statement outlives an
-    /// execution) and the soup's size.
+    /// Forgets what the last execution learned of the soup's size, which the next execution's
+    /// snapshot may change.
     func reset() {
-        plans.removeAll(keepingCapacity: true)
         recordCount = nil
+    }
+
+    /// Forgets every plan: only once no prepared statement names them any more.
+    func forgetPlans() {
+        plans.removeAll(keepingCapacity: true)
+        planNumbers.removeAll(keepingCapacity: true)
     }
 
     /// Chooses a plan for the constraints and order in `info`, and tells SQLite which operands
@@ -40,6 +52,7 @@ final class SoupVirtualTable {
         let orderBy = context.usesIndexes ? Self.orderTerms(info) : []
         let count = try recordCount ?? context.currentReader().estimatedRecordCount(of: soup)
         recordCount = count
+        context.notePlanned(soup, recordCount: count)
         let plan = SoupTablePlan.best(
             columns: columns, constraints: constraints, orderBy: orderBy, recordCount: count,
             usedColumns: context.usesIndexes ? info.pointee.colUsed : .max)
@@ -48,13 +61,21 @@ final class SoupVirtualTable {
             info.pointee.aConstraintUsage[constraint].omit = 0
             if argument == .valueList { _ = sqlite3_vtab_in(info, Int32(constraint), 1) }
         }
-        info.pointee.idxNum = Int32(plans.count)
+        info.pointee.idxNum = number(of: plan)
         info.pointee.idxStr = SmartSQLConnection.sqliteString(plan.description(soup: soup))
         info.pointee.needToFreeIdxStr = 1
         info.pointee.orderByConsumed = plan.consumesOrder ? 1 : 0
         info.pointee.estimatedCost = plan.estimatedCost
         info.pointee.estimatedRows = sqlite3_int64(plan.estimatedRows.rounded(.up))
+    }
+
+    /// The number of `plan`, kept under a new number unless an equal plan has one.
+    private func number(of plan: SoupTablePlan) -> Int32 {
+        if let number = planNumbers[plan] { return number }
+        let number = Int32(plans.count)
         plans.append(plan)
+        planNumbers[plan] = number
+        return number
     }
 
     private static func constraints(_ info: UnsafeMutablePointer<sqlite3_index_info>) -> [SoupTablePlan.Constraint] {

@@ -1,3 +1,4 @@
+import EventJournal
 import LosslessJSON
 import Testing
 
@@ -7,9 +8,10 @@ import Testing
 /// through their indexes as when they scan their records and leave every constraint to SQLite.
 @Suite struct SmartSQLIndexWalkTests {
     /// A soup of 240 records with text, integer and floating indexes, holding values of every
-    /// kind SQLite compares differently: numeric text, fractions, huge integers, NULL, missing.
-    static func fixture() throws -> SoupFixture {
-        let fixture = try SoupFixture("smart-sql-walks")
+    /// kind SQLite compares differently: numeric text, fractions, huge integers, NULL, missing;
+    /// encrypted with `encryption` when it is given.
+    static func fixture(encryption: StoreKey? = nil) throws -> SoupFixture {
+        let fixture = try SoupFixture("smart-sql-walks", encryption: encryption)
         try fixture.store.registerSoup(
             "items",
             indexSpecs: [
@@ -135,7 +137,8 @@ import Testing
         let fixture = try Self.fixture()
         let plan = try fixture.store.explainSmartQuery(
             .smart(sql: "select {items:_soup} from {items} where {items:name} = ?", args: ["b"]))
-        #expect(plan.joined(separator: "\n").contains("INDEX 0:index on name (TABLE_1_0) TABLE_1_0 = ?"))
+        // The plan's number is the connection's (plans are kept across executions): not checked.
+        #expect(plan.joined(separator: "\n").contains(":index on name (TABLE_1_0) TABLE_1_0 = ?"))
     }
 
     @Test func orderByAnIndexedPathNeedsNoSort() throws {
