@@ -59,8 +59,10 @@ public final class SyncStore: Sendable {
 
     /// Compresses the records a store written before record compression, or left part-way,
     /// still holds as JSON, reporting `progress` as ``EventJournal/OpeningProgress/Phase/compressingRecords``
-    /// (decision 0033). The store is open and correct either way, so a failure is logged, not
-    /// thrown: the batches left are journaled after later writes.
+    /// (decision 0033). The store is open and correct either way, so a failure is not thrown:
+    /// the batches left are journaled after later writes. It is logged at debug level only,
+    /// since whatever stopped it (damaged projections, a full disk) is reported, with its
+    /// remedy, by the caller's first read or write, and a tool prints one line per failure.
     private static func compressRecords(
         of soups: SoupStore, progress: (@Sendable (OpeningProgress) -> Void)?, logger: Logger
     ) {
@@ -69,7 +71,7 @@ public final class SyncStore: Sendable {
                 progress?(OpeningProgress(phase: .compressingRecords, folded: UInt64(compressed), total: UInt64(total)))
             }
         } catch {
-            logger.warning("the store's records stay partly uncompressed until later writes: \(error)")
+            logger.debug("the store's records stay partly uncompressed until later writes: \(error)")
         }
     }
 
