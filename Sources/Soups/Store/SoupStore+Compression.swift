@@ -28,12 +28,9 @@ extension SoupStore {
     /// a failed training leaves the soup's records as they are and is tried again once the soup
     /// has doubled, and a failed append is tried again after the next write.
     package func compressRecordsIfDue() {
-        guard
-            let (due, isPending) = try? read({ state in try (soupsDueForDictionaries(state), hasPendingRecords(state)) }
-            )
-        else { return }
-        journalDictionaries(for: due)
-        if isPending || !due.isEmpty { _ = try? journalNextRecompression() }
+        guard let work = try? read({ state in try compressionWork(state) }) else { return }
+        journalDictionaries(for: work.due)
+        if work.hasPendingRecords || !work.due.isEmpty { _ = try? journalNextRecompression() }
     }
 
     /// Compresses every record that can be: trains and journals the dictionaries of the soups
@@ -49,7 +46,7 @@ extension SoupStore {
     /// - Throws: ``SoupError`` when a batch cannot be journaled (the batches before it stay).
     /// - Complexity: O(n) in the records still stored as JSON, each opened and compressed once.
     public func compressRecords(progress: ((_ compressed: Int, _ total: Int) -> Void)? = nil) throws {
-        journalDictionaries(for: try read { state in try soupsDueForDictionaries(state) })
+        journalDictionaries(for: try read { state in try compressionWork(state).due })
         let total = try read { state in try pendingRecordCount(state) }
         var compressed = 0
         while let count = try journalNextRecompression() {
@@ -125,16 +122,6 @@ extension SoupStore {
         }
     }
 
-    /// Whether some soup has records still stored as JSON since its dictionary came.
-    private func hasPendingRecords(_ state: SoupState) throws -> Bool {
-        for name in try state.soupNames() {
-            if let soup = try state.catalogEntry(name), try state.pendingRecompression(soup.soupId) != nil {
-                return true
-            }
-        }
-        return false
-    }
-
     /// How many records of all soups are still stored as JSON since their dictionary came.
     private func pendingRecordCount(_ state: SoupState) throws -> Int {
         var count = 0
@@ -159,11 +146,16 @@ extension SoupStore {
         var count: Int
     }
 
-    private func soupsDueForDictionaries(_ state: SoupState) throws -> [DueSoup] {
+    /// What is left to compress: the soups due for a dictionary, and whether some soup has
+    /// records still stored as JSON since its dictionary came. One walk of the catalog answers
+    /// both, since it runs after every write.
+    private func compressionWork(_ state: SoupState) throws -> (due: [DueSoup], hasPendingRecords: Bool) {
         var due: [DueSoup] = []
+        var hasPendingRecords = false
         let reader = ProjectionSoupReader(state: state)
         for name in try state.soupNames() {
             guard let soup = try state.catalogEntry(name) else { continue }
+            if !hasPendingRecords, try state.pendingRecompression(soup.soupId) != nil { hasPendingRecords = true }
             // Two cursor moves bound the count; the soup is only counted once that bound is
             // past the threshold, and past where it last fell short.
             let span = try reader.estimatedRecordCount(of: ProjectionSoupReader.smartSoup(soup))
@@ -185,7 +177,7 @@ extension SoupStore {
             }
             due.append(DueSoup(name: name, soupId: soup.soupId, span: span, count: count))
         }
-        return due
+        return (due, hasPendingRecords)
     }
 
     /// Twice `span`, or `Int.max` past it.

@@ -205,6 +205,7 @@ public final class SyncSimulation {
                 fieldlist: Self.editedFields(mergeFields: mergeFields) + ["ExternalId__c"]),
             soupName: Self.soup, name: "up")
         try await setUpTrees()
+        try setUpNotes()
         noteServerValues()
         for (number, step) in steps.enumerated() {
             outcome.stepsRun = number + 1
@@ -389,6 +390,7 @@ public final class SyncSimulation {
         }
         try await cleanGhosts(manager, store)
         try check()
+        try checkNotes()
         let local = try allRecords()
         if let dirty = local.first(where: LocalFlags.isDirty) {
             throw InvariantFailure("record \(try Self.entryId(dirty)) is still dirty after a fault-free sync up")
