@@ -63,6 +63,15 @@ public struct JournalOptions: Sendable {
     /// Exports are always uncompressed.
     public var compressesEntries = true
 
+    /// The smallest payload whose zstd frame is made on a second thread while the projections
+    /// fold the entry, rather than before (decision 0034).
+    ///
+    /// 64 KiB, about 200 µs of zstd-3: below it a thread's start and join (tens of
+    /// microseconds) would eat what the overlap saves, and an entry that small folds quickly
+    /// anyway. A sync-down page (megabytes) is far above it. The stored bytes are the same
+    /// either way; tests set it to 0 or `Int.max` to compare the two paths.
+    package var compressionBesideFoldPayloadBytesMin = 64 << 10
+
     /// Whether the store is opened only to be read: no byte of it is written (decision 0024).
     ///
     /// Both environments are opened with `MDB_RDONLY`. LMDB still records this process's

@@ -121,7 +121,13 @@ extension Journal {
     /// as the journal's.
     /// - Returns: the stored envelope's checksum.
     func putEntry(_ entry: JournalEntry, in journalTransaction: Transaction) throws -> UInt32 {
-        let stored = StoredEnvelope(entry, compressing: options.compressesEntries)
+        try putEntry(StoredEnvelope(entry, compressing: options.compressesEntries), in: journalTransaction)
+    }
+
+    /// Stores an envelope made beforehand (its frame compressed beside the fold, decision 0034).
+    /// - Returns: the stored envelope's checksum.
+    func putEntry(_ stored: StoredEnvelope, in journalTransaction: Transaction) throws -> UInt32 {
+        let entry = stored.entry
         do {
             return try journalTransaction.put(
                 entries, key: SequenceKey.encode(entry.sequence), byteCount: stored.byteCount, options: .append

@@ -64,7 +64,7 @@ public struct JournalWriter {
         let entry = JournalEntry(
             sequence: nextSequence, kind: draft.kind, timestamp: timestamp, header: draft.header,
             payload: draft.payload, payloadFormat: draft.payloadFormat)
-        try fold(entry, checksum: journal.putEntry(entry, in: journalTransaction))
+        try putAndFold(entry)
         return entry
     }
 
@@ -72,12 +72,50 @@ public struct JournalWriter {
     /// it is stored as an append would store it, compressed when that pays.
     mutating func store(_ entry: JournalEntry) throws {
         precondition(entry.sequence == nextSequence, "journal sequence must be gap-free")
-        try fold(entry, checksum: journal.putEntry(entry, in: journalTransaction))
+        try putAndFold(entry)
+    }
+
+    /// Stores `entry` in the journal's transaction and folds it into the projections'.
+    ///
+    /// A large payload is compressed on a second thread while the projections fold the entry,
+    /// and the entry is put once its frame is made (decision 0034). The two transactions are
+    /// separate environments and no projection can read the journal's transaction (a fold sees
+    /// only its ``ProjectionContext``), so putting after the fold changes nothing a fold sees;
+    /// the frame is what ``PayloadCompression/compressed(_:)`` makes on this thread, so the
+    /// stored bytes are the same either way.
+    private mutating func putAndFold(_ entry: JournalEntry) throws {
+        let options = journal.options
+        guard options.compressesEntries, entry.payload.count >= options.compressionBesideFoldPayloadBytesMin
+        else {
+            try fold(entry, checksum: journal.putEntry(entry, in: journalTransaction))
+            return
+        }
+        let payload = entry.payload
+        let frame = WorkBeside { PayloadCompression.compressed(payload) }
+        do {
+            try apply(entry)
+        } catch {
+            // No work may outlive the write with a pooled zstd context: join, then roll back.
+            _ = frame.join()
+            throw error
+        }
+        let checksum = try journal.putEntry(StoredEnvelope(entry, frame: frame.join()), in: journalTransaction)
+        folded(entry, checksum: checksum)
     }
 
     /// Folds an entry just stored with the envelope checksum `checksum`.
     private mutating func fold(_ entry: JournalEntry, checksum: UInt32) throws {
+        try apply(entry)
+        folded(entry, checksum: checksum)
+    }
+
+    /// Applies every projection to `entry` in the projections' transaction.
+    private mutating func apply(_ entry: JournalEntry) throws {
         try journal.store.apply(entry, in: journal.projectionContext(transaction), kinds: &kindDeltas)
+    }
+
+    /// Notes `entry`, stored with the envelope checksum `checksum` and folded, as this write's last.
+    private mutating func folded(_ entry: JournalEntry, checksum: UInt32) {
         nextSequence += 1
         lastTimestamp = entry.timestamp
         lastChecksum = checksum

@@ -12,8 +12,14 @@ struct StoredEnvelope {
 
     /// How `entry` is stored: compressed when `compressing` and its payload compresses.
     init(_ entry: JournalEntry, compressing: Bool) {
+        self.init(entry, frame: compressing ? PayloadCompression.compressed(entry.payload) : nil)
+    }
+
+    /// How `entry` is stored given its payload's frame, made beforehand (on another thread,
+    /// decision 0034) by ``PayloadCompression/compressed(_:)``; `nil` to store it as it is.
+    init(_ entry: JournalEntry, frame: [UInt8]?) {
         self.entry = entry
-        frame = compressing ? PayloadCompression.compressed(entry.payload) : nil
+        self.frame = frame
         head = entry.envelopeHead(compressedPayloadCount: frame?.count)
     }
 

@@ -87,19 +87,26 @@ struct FetchedRecordWriter {
 
     /// Stores `record` over `match`, or as a new record taking `nextEntryId`.
     ///
-    /// - Parameter splicedBytes: the stored record's serialization, given its entry id, when
-    ///   the caller can make it without serializing the record (see ``SerializedPage``).
+    /// - Parameters:
+    ///   - splicedBytes: the stored record's serialization, given its entry id, when the caller
+    ///     can make it without serializing the record (see ``SerializedPage``).
+    ///   - prepared: those bytes and their stored value made ahead (``PreparedPageValues``),
+    ///     used when made for the id the record gets.
     /// - Returns: the stored record's `_soupEntryId`.
     @discardableResult
     mutating func store(
         _ record: JSONValue, idValue: JSONValue?, match: Int64?, nextEntryId: inout UInt64,
-        splicedBytes: ((Int64) -> [UInt8])? = nil
+        splicedBytes: ((Int64) -> [UInt8])? = nil, prepared: PreparedPageValues.Prepared? = nil
     ) throws -> Int64 {
         let entryId = match ?? Int64(nextEntryId)
         // A new record's id is the next one: its keys go after every key of its soup.
         let placement = match == nil ? newRecordPlacement : .anywhere
         if match == nil { nextEntryId += 1 }
-        if let splicedBytes {
+        if splicedBytes != nil, let prepared, prepared.entryId == entryId {
+            try state.storeRecord(
+                record, bytes: prepared.bytes, lastModifiedDate: time.millisecondsSinceEpoch, entryId: entryId,
+                in: soup, placement: placement, prepared: prepared.value)
+        } else if let splicedBytes {
             try state.storeRecord(
                 record, bytes: splicedBytes(entryId), lastModifiedDate: time.millisecondsSinceEpoch, entryId: entryId,
                 in: soup, placement: placement)

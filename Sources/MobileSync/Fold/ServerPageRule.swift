@@ -165,6 +165,14 @@ package struct ServerPageRule: SoupFoldRule {
             state: state, soup: soup, idField: page.idFieldName, rule: rule, wanted: idValues.compactMap { $0 },
             syncId: page.syncId, time: entry.timestamp)
         var nextEntryId = try state.nextEntryId()
+        // The bytes of the record at a position given its id, for those stored by splicing.
+        func splicedBytes(at position: Int) -> ((Int64) -> [UInt8])? {
+            guard let splice = splices?[position], let addedMembers else { return nil }
+            return { splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: $0)[...]) }
+        }
+        let prepared = try PreparedPageValues.make(
+            records, idValues: idValues, splice: { splicedBytes(at: $0)?($1) }, writer: writer,
+            nextEntryId: nextEntryId)
         var unchangedCount = 0
         for (position, record) in records.enumerated() {
             guard case .object = record else {
@@ -189,14 +197,12 @@ package struct ServerPageRule: SoupFoldRule {
                 continue
             }
             let overwrites = try page.mergeMode != .mergeFields && writer.overwritesLocalChange(match)
-            var splicedBytes: ((Int64) -> [UInt8])?
-            if let splice = splices?[position], let addedMembers {
-                splicedBytes = { splice.bytes(in: entry.payload, adding: addedMembers.bytes(entryId: $0)[...]) }
-            }
+            let spliced = splicedBytes(at: position)
             // A record stored by serializing it must have all its members.
-            let stored = splicedBytes == nil ? try whole?() ?? record : record
+            let stored = spliced == nil ? try whole?() ?? record : record
             let entryId = try writer.store(
-                stored, idValue: idValue, match: match, nextEntryId: &nextEntryId, splicedBytes: splicedBytes)
+                stored, idValue: idValue, match: match, nextEntryId: &nextEntryId, splicedBytes: spliced,
+                prepared: prepared.prepared(position, entryId: match ?? Int64(nextEntryId)))
             try writer.explain(entryId, .fetched(page.syncId, overwriting: overwrites), idValue: idValue)
         }
         try state.putNextEntryId(nextEntryId)

@@ -1,3 +1,5 @@
+import EventJournal
+
 /// The forms of a value in `soups.records`, and how each is made and opened (decision 0030).
 ///
 /// A stored value's first byte names its form:
@@ -37,6 +39,21 @@ enum StoredRecordValue {
         withUnsafeBytes(of: dictionary.id.bigEndian) { value.append(contentsOf: $0) }
         value.append(contentsOf: frame)
         return value
+    }
+
+    /// The stored forms of `jsons`, in order: each is ``stored(_:with:)``'s. With `inHalves`,
+    /// the second half is compressed on another thread while this one compresses the first
+    /// (decision 0034); each value depends on its JSON and the dictionary only, so the values
+    /// are the same either way.
+    static func stored(_ jsons: [[UInt8]], with dictionary: RecordDictionary, inHalves: Bool) -> [[UInt8]] {
+        guard inHalves, jsons.count >= 2 else { return jsons.map { stored($0, with: dictionary) } }
+        let middle = jsons.count / 2
+        let secondHalf = Array(jsons[middle...])
+        let later = WorkBeside { secondHalf.map { stored($0, with: dictionary) } }
+        // Nothing here throws, so the second thread is always joined.
+        var values = jsons[..<middle].map { stored($0, with: dictionary) }
+        values += later.join()
+        return values
     }
 
     /// The JSON of a stored value.

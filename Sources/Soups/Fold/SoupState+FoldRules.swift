@@ -24,12 +24,16 @@ extension SoupState {
     ///     the soup indexes.
     ///   - lastModifiedDate: the stored record's `_soupLastModifiedDate` when `record` lacks it.
     ///   - placement: what the caller knows about where the record's key falls.
+    ///   - prepared: the stored value of `bytes`, made beforehand with
+    ///     ``preparedValues(_:soupId:halvesCountMin:)``; used while the dictionary it names is
+    ///     the soup's current one. Requires `bytes`.
     package func storeRecord(
         _ record: JSONValue, bytes: [UInt8]? = nil, lastModifiedDate: Int64? = nil, entryId: Int64,
-        in soup: SoupCatalogEntry, placement: RecordPlacement = .anywhere
+        in soup: SoupCatalogEntry, placement: RecordPlacement = .anywhere, prepared: PreparedRecordValue? = nil
     ) throws {
         try putRecord(
-            record, bytes: bytes, lastModifiedDate: lastModifiedDate, entryId: entryId, in: soup, placement: placement)
+            record, bytes: bytes, lastModifiedDate: lastModifiedDate, entryId: entryId, in: soup, placement: placement,
+            prepared: prepared)
     }
 
     /// Whether `soup` has an index on `path`.

@@ -54,13 +54,50 @@ extension SoupState {
     // MARK: - Writing (the fold only)
 
     /// The value to store for a record serialized as `json` in soup `soupId`: compressed with
-    /// the soup's current dictionary when it has one and that is smaller.
-    func storedValue(_ json: [UInt8], soupId: UInt32) throws -> [UInt8] {
-        guard let id = try currentDictionaryId(soupId) else { return json }
+    /// the soup's current dictionary when it has one and that is smaller. `prepared`, when
+    /// given, is that value made beforehand (``preparedValues(_:soupId:halvesCountMin:)``), used
+    /// when it was made with the dictionary that is current now.
+    func storedValue(_ json: [UInt8], soupId: UInt32, prepared: PreparedRecordValue? = nil) throws -> [UInt8] {
+        let id = try currentDictionaryId(soupId)
+        if let prepared, prepared.dictionaryId == id { return prepared.value }
+        guard let id else { return json }
         guard let dictionary = try dictionary(soupId, id) else {
             throw SoupError(.storage, "soup \(soupId) names dictionary \(id) as current, which it does not have")
         }
         return StoredRecordValue.stored(json, with: dictionary)
+    }
+
+    /// The fewest records whose values ``preparedValues(_:soupId:halvesCountMin:)`` compresses
+    /// in two halves at once: 256 records are about 2 ms of zstd, against tens of microseconds
+    /// to start and join a thread (decision 0034).
+    package static let valuesInHalvesCountMin = 256
+
+    /// The values to store for records serialized as `jsons` in soup `soupId`, made before
+    /// they are stored: each is the value ``storedValue(_:soupId:)`` gives, compressed in two
+    /// halves at once, on this thread and a second one, when there are at least
+    /// `halvesCountMin` (decision 0034).
+    ///
+    /// The second thread only compresses bytes it is given with the digested dictionary, read
+    /// here first; nothing of the transaction is used off this thread.
+    /// - Parameters:
+    ///   - jsons: the records' serializations, as they would be stored uncompressed.
+    ///   - soupId: their soup.
+    ///   - halvesCountMin: the fewest records compressed in two halves; tests pass 0 or
+    ///     `Int.max` to compare the two ways.
+    /// - Returns: one value per record, in order, each naming the dictionary it was made with.
+    /// - Throws: ``SoupError/Code/storage`` when the soup's current dictionary is missing or damaged.
+    /// - Complexity: O(total bytes of `jsons`), in about half the time on two cores.
+    package func preparedValues(
+        _ jsons: [[UInt8]], soupId: UInt32, halvesCountMin: Int = SoupState.valuesInHalvesCountMin
+    ) throws -> [PreparedRecordValue] {
+        guard let id = try currentDictionaryId(soupId) else {
+            return jsons.map { PreparedRecordValue(dictionaryId: nil, value: $0) }
+        }
+        guard let dictionary = try dictionary(soupId, id) else {
+            throw SoupError(.storage, "soup \(soupId) names dictionary \(id) as current, which it does not have")
+        }
+        let values = StoredRecordValue.stored(jsons, with: dictionary, inHalves: jsons.count >= halvesCountMin)
+        return values.map { PreparedRecordValue(dictionaryId: id, value: $0) }
     }
 
     /// Stores dictionary `id` of `soup` and makes it the soup's current one: the fold of a

@@ -137,10 +137,13 @@ package struct SoupState {
     ///   - lastModifiedDate: the stored record's `_soupLastModifiedDate` when `record` lacks
     ///     it (a fetched record whose bookkeeping fields are spliced into `bytes`).
     ///   - placement: what the caller knows about where the record's key falls.
+    ///   - prepared: the stored value of `bytes`, made beforehand (decision 0034).
     func putRecord(
         _ record: JSONValue, bytes: [UInt8]? = nil, indexEntries: IndexEntries? = nil, lastModifiedDate: Int64? = nil,
-        entryId: Int64, in soup: SoupCatalogEntry, placement: RecordPlacement = .anywhere
+        entryId: Int64, in soup: SoupCatalogEntry, placement: RecordPlacement = .anywhere,
+        prepared: PreparedRecordValue? = nil
     ) throws {
+        precondition(prepared == nil || bytes != nil, "a prepared value stands for the record's given bytes")
         let replacing = placement == .anywhere
         let recordKey = SoupDatabases.recordKey(soup.soupId, entryId)
         // Skipping the old keys is only right if there are none: see `RecordPlacement`.
@@ -165,7 +168,7 @@ package struct SoupState {
             }
         // Appending skips the search and, above all, fills pages instead of splitting them in halves.
         let options: PutOptions = placement == .last ? .append : []
-        let value = try storedValue(bytes ?? record.serialized(), soupId: soup.soupId)
+        let value = try storedValue(bytes ?? record.serialized(), soupId: soup.soupId, prepared: prepared)
         try transaction.put(databases.records, key: recordKey, value: value, options: options)
         if !replacing {
             entries.createdDate = modified
