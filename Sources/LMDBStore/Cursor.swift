@@ -102,17 +102,28 @@ public struct Cursor {
         }
     }
 
-    /// Visits the keys of `range` in key order, in place, until `body` returns `false`; the
-    /// values are never opened.
+    /// Visits the keys of `range` in key order, or in reverse key order, in place, until `body`
+    /// returns `false`; the values are never opened.
     ///
     /// For a sealed database this skips the value's seal (decryption or checksum), which a walk
     /// that needs only keys, such as a count, would otherwise pay for every entry. A damaged
     /// value is therefore not reported here; the reads that return it report it. The key buffer
-    /// points into the memory map and is valid only during `body`.
+    /// points into the memory map and is valid only during `body`. The corresponding LMDB calls
+    /// are `mdb_cursor_get(MDB_SET_RANGE)` and `mdb_cursor_get(MDB_NEXT)` forwards, and
+    /// `mdb_cursor_get(MDB_LAST)` and `mdb_cursor_get(MDB_PREV)` backwards.
+    /// - Parameters:
+    ///   - range: the keys to visit; a reversed walk starts at its upper end, as
+    ///     ``forEachInPlace(in:reverse:_:)``'s does.
+    ///   - reverse: `true` to visit the keys from the last down.
+    ///   - body: called with each key; returns `false` to stop the walk.
     /// - Complexity: O(log n) to find the start, then O(1) per key visited.
-    public func forEachKeyInPlace(in range: KeyRange = .all, _ body: (_ key: UnsafeRawBufferPointer) throws -> Bool)
-        throws
-    {
+    public func forEachKeyInPlace(
+        in range: KeyRange = .all, reverse: Bool = false, _ body: (_ key: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        if reverse {
+            try forEachKeyInPlaceReversed(range, body)
+            return
+        }
         var move: LMDBCalls.CursorMove = range.lowerBound.map { .atLeast($0) } ?? .first
         while true {
             let more = try LMDBCalls.cursorVisit(pointer, move, extent) { key, _ -> Bool in
@@ -124,12 +135,29 @@ public struct Cursor {
         }
     }
 
-    /// Visits `range` from its upper end down, in place. The corresponding LMDB calls are
-    /// `mdb_cursor_get(MDB_SET_RANGE)`, `mdb_cursor_get(MDB_LAST)` and `mdb_cursor_get(MDB_PREV)`.
+    /// Visits the keys of `range` from its upper end down, in place, opening no value.
+    private func forEachKeyInPlaceReversed(
+        _ range: KeyRange, _ body: (_ key: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        try forEachStoredReversed(range) { key, _ in try body(key) }
+    }
+
+    /// Visits `range` from its upper end down, in place, opening each value.
     private func forEachInPlaceReversed(
         _ range: KeyRange, _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool
     ) throws {
-        var positioned: [UInt8]?
+        try forEachStoredReversed(range) { key, value in try visit(key, value, body) }
+    }
+
+    /// Visits `range` from its upper end down, in place, with each value as stored (sealed, in a
+    /// sealed database): the one reversed walk, which the walks of keys and of entries share.
+    /// The corresponding LMDB calls are `mdb_cursor_get(MDB_SET_RANGE)`, `mdb_cursor_get(MDB_LAST)`
+    /// and `mdb_cursor_get(MDB_PREV)`.
+    private func forEachStoredReversed(
+        _ range: KeyRange, _ body: (_ key: UnsafeRawBufferPointer, _ stored: UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
+        // Positioned by keys alone: the value under the start is read by the walk, or not at all.
+        let positioned: [UInt8]?
         if let upperBound = range.upperBound, let atOrAfter = try seekKey(atLeast: upperBound) {
             positioned =
                 range.includesUpperBound && atOrAfter == upperBound
@@ -140,9 +168,9 @@ public struct Cursor {
         guard positioned != nil else { return }
         var move = LMDBCalls.CursorMove.current
         while true {
-            let more = try LMDBCalls.cursorVisit(pointer, move, extent) { key, value -> Bool in
+            let more = try LMDBCalls.cursorVisit(pointer, move, extent) { key, stored -> Bool in
                 guard !range.isBeforeLowerBound(key) else { return false }
-                return try visit(key, value, body)
+                return try body(key, stored)
             }
             guard more == true else { return }
             move = .previous

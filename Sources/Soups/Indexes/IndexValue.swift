@@ -166,26 +166,34 @@ enum IndexValue: Hashable, Sendable {
                 return (.text(text), end + 2 - bytes.startIndex)
             }
             var utf8: [UInt8] = []
-            var index = body.startIndex
-            while index < body.endIndex {
-                let byte = body[index]
-                let following = body.index(after: index)
-                if byte == 0 {
-                    guard following < body.endIndex else { return nil }
-                    if body[following] == 0 {
-                        return (.text(String(decoding: utf8, as: UTF8.self)), following - bytes.startIndex + 1)
-                    }
-                    utf8.append(0)
-                    index = body.index(after: following)
-                } else {
-                    utf8.append(byte)
-                    index = following
-                }
-            }
-            return nil
+            guard let length = appendText(bytes, to: &utf8) else { return nil }
+            return (.text(String(decoding: utf8, as: UTF8.self)), length)
         default:
             return nil
         }
+    }
+
+    /// Appends the UTF-8 bytes of the text encoded at the start of `bytes` (its tag first) to
+    /// `utf8`, unescaped: for a reader that hands text on as bytes, without a `String`.
+    /// - Returns: the number of bytes the encoding used, or `nil` for malformed bytes or another
+    ///   type's (`utf8` may then have grown).
+    static func appendText<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, to utf8: inout [UInt8]) -> Int?
+    where Bytes.Index == Int {
+        guard bytes.first == textTag else { return nil }
+        let body = bytes.dropFirst()
+        var index = body.startIndex
+        while index < body.endIndex {
+            // Most text holds no NUL byte: everything up to the next 00 goes at once.
+            let zero = body[index...].firstIndex(of: 0) ?? body.endIndex
+            utf8.append(contentsOf: body[index..<zero])
+            let following = zero + 1
+            guard following < body.endIndex else { return nil }
+            // 00 00 ends the text; 00 and any other byte stand for a NUL byte in it.
+            if body[following] == 0 { return following - bytes.startIndex + 1 }
+            utf8.append(0)
+            index = following + 1
+        }
+        return nil
     }
 
     /// The value as SQLite would show it to `LIKE`: numbers as text, null as nothing.

@@ -32,8 +32,9 @@ struct ProjectionSoupReader: SoupReader {
         let span = try state.transaction.withCursor(state.databases.records) { cursor -> Int in
             guard let first = try cursor.seekKey(atLeast: prefix), first.starts(with: prefix) else { return 0 }
             var last = first
-            try cursor.forEach(in: .prefix(prefix), reverse: true) { key, _ in
-                last = key
+            // The last key alone: planning opens no value either.
+            try cursor.forEachKeyInPlace(in: .prefix(prefix), reverse: true) { key in
+                last = Array(key)
                 return false
             }
             let (span, overflow) = SoupDatabases.entryId(ofKey: last).subtractingReportingOverflow(
@@ -76,13 +77,8 @@ struct ProjectionSoupReader: SoupReader {
             return entryIds.count < limit
         }
         try state.transaction.withCursor(state.databases.records) { cursor in
-            // LMDBStore walks keys alone only forwards; backwards the value's seal is checked,
-            // but the value is still neither copied nor decompressed.
-            if descending {
-                try cursor.forEachInPlace(in: range, reverse: true) { key, _ in visit(key) }
-            } else {
-                try cursor.forEachKeyInPlace(in: range, visit)
-            }
+            // Keys alone, either way: no value is copied, decompressed, or has its seal checked.
+            try cursor.forEachKeyInPlace(in: range, reverse: descending, visit)
         }
         return entryIds
     }
@@ -160,8 +156,8 @@ struct ProjectionSoupReader: SoupReader {
     func indexEntries(
         of soup: SmartSoup, index: SmartSoup.Index, range: SoupIndexRange, descending: Bool,
         after position: SoupIndexPosition?, limit: Int
-    ) throws -> (entries: [SoupIndexEntry], next: SoupIndexPosition?) {
-        guard limit > 0, var keys = try keyRange(soup, index, range) else { return ([], nil) }
+    ) throws -> SoupIndexBatch {
+        guard limit > 0, var keys = try keyRange(soup, index, range) else { return SoupIndexBatch() }
         if let position {
             if descending {
                 keys.upperBound = position.key
@@ -171,32 +167,28 @@ struct ProjectionSoupReader: SoupReader {
                 keys.lowerBound = position.key + [0]
             }
         }
-        var entries: [SoupIndexEntry] = []
-        entries.reserveCapacity(min(limit, 1024))
-        var next: SoupIndexPosition?
-        // Decoded in place: a walk copies no key but the one it may resume after.
+        var batch = SoupIndexBatch()
+        batch.entries.reserveCapacity(min(limit, 1024))
+        // Decoded in place: a walk copies no key but the one it may resume after, and builds no
+        // `String`; text goes to the batch's one buffer.
         let visit = { (key: UnsafeRawBufferPointer) -> Bool in
-            entries.append(
+            batch.entries.append(
                 SoupIndexEntry(
                     entryId: Int64(bitPattern: readBigEndian(key.suffix(8))),
-                    value: index.type == .hashed ? nil : Self.value(inKey: key, type: index.type)))
-            guard entries.count < limit else {
-                next = SoupIndexPosition(key: Array(key))
+                    value: index.type == .hashed
+                        ? nil : Self.keyValue(inKey: key, type: index.type, textBytes: &batch.textBytes)))
+            guard batch.entries.count < limit else {
+                batch.next = SoupIndexPosition(key: Array(key))
                 return false
             }
             return true
         }
         try state.transaction.withCursor(state.databases.index) { cursor in
-            // Everything is in the keys: forwards, the values' seals (a decryption in an
-            // encrypted store, a checksum otherwise) are not even checked. LMDBStore walks keys
-            // alone only forwards.
-            if descending {
-                try cursor.forEachInPlace(in: keys, reverse: true) { key, _ in visit(key) }
-            } else {
-                try cursor.forEachKeyInPlace(in: keys, visit)
-            }
+            // Everything is in the keys: the values' seals (a decryption in an encrypted store,
+            // a checksum otherwise) are not even checked, either way.
+            try cursor.forEachKeyInPlace(in: keys, reverse: descending, visit)
         }
-        return (entries, next)
+        return batch
     }
 
     /// The keys of `index` that `range` covers, or `nil` when no key can (an operand of another
@@ -244,10 +236,14 @@ struct ProjectionSoupReader: SoupReader {
         prefix + value.encoded + [UInt8](repeating: 0xFF, count: 8)
     }
 
+    /// The length of an index key's soup and index numbers, worked out once: building a prefix
+    /// to count it allocates, and a walk decodes a value per key.
+    private static let indexPrefixByteCount = SoupDatabases.indexPrefix(0, 0).count
+
     /// The value in an index key: after the soup and index numbers, before the entry id.
     private static func value<Key: RandomAccessCollection<UInt8>>(inKey key: Key, type: IndexType) -> SmartSQLValue
     where Key.Index == Int {
-        let start = SoupDatabases.indexPrefix(0, 0).count
+        let start = indexPrefixByteCount
         guard key.count >= start + 8,
             let decoded = key.withContiguousStorageIfAvailable({
                 IndexValue.decode($0[start..<($0.count - 8)], numbersAreIntegers: type == .integer)
@@ -256,6 +252,29 @@ struct ProjectionSoupReader: SoupReader {
                     key[(key.startIndex + start)..<(key.endIndex - 8)], numbersAreIntegers: type == .integer)
         else { return .null }
         return smartValue(decoded.value)
+    }
+
+    /// The value in an index key, as ``value(inKey:type:)`` decodes it, with its text appended
+    /// to `textBytes` rather than made a `String`.
+    static func keyValue(inKey key: UnsafeRawBufferPointer, type: IndexType, textBytes: inout [UInt8]) -> SoupKeyValue {
+        let start = indexPrefixByteCount
+        guard key.count >= start + 8 else { return .null }
+        let encoded = UnsafeRawBufferPointer(rebasing: key[start..<(key.count - 8)])
+        guard encoded.first == IndexValue.textTag else {
+            // NULL and numbers build nothing on the heap.
+            switch IndexValue.decode(encoded, numbersAreIntegers: type == .integer)?.value {
+            case .integer(let number): return .integer(number)
+            case .floating(let number): return .real(number)
+            case .null, .text, nil: return .null
+            }
+        }
+        let offset = textBytes.count
+        guard IndexValue.appendText(encoded, to: &textBytes) != nil else {
+            // Malformed: NULL, as ``value(inKey:type:)`` gives it.
+            textBytes.removeSubrange(offset...)
+            return .null
+        }
+        return .text(offset: offset, count: textBytes.count - offset)
     }
 
     private static func smartValue(_ value: IndexValue) -> SmartSQLValue {

@@ -259,7 +259,9 @@ final class SmartSQLConnection {
         bytes.withUnsafeBufferPointer { resultText($0, into: context) }
     }
 
-    private static func resultText(_ buffer: UnsafeBufferPointer<UInt8>, into context: OpaquePointer?) {
+    /// Gives SQLite the UTF-8 text in `buffer` as a column's value; SQLite copies it
+    /// (`SQLITE_TRANSIENT`), so the buffer need live only for the call.
+    static func resultText(_ buffer: UnsafeBufferPointer<UInt8>, into context: OpaquePointer?) {
         guard let base = buffer.baseAddress, !buffer.isEmpty else {
             sqlite3_result_text(context, "", 0, nil)
             return

@@ -42,12 +42,12 @@ protocol SoupReader {
     func indexedValues(of soup: SmartSoup, entryId: Int64, only: Set<UInt16>?) throws -> [UInt16: SmartSQLValue]
 
     /// Up to `limit` entries of `index` in `range`, in the index's order (value, then entry id)
-    /// or its reverse, strictly after `position`; and the position to resume from, `nil` when
-    /// the walk is done.
+    /// or its reverse, strictly after `position`, with the position to resume from (`nil` when
+    /// the walk is done).
     func indexEntries(
         of soup: SmartSoup, index: SmartSoup.Index, range: SoupIndexRange, descending: Bool,
         after position: SoupIndexPosition?, limit: Int
-    ) throws -> (entries: [SoupIndexEntry], next: SoupIndexPosition?)
+    ) throws -> SoupIndexBatch
 
     /// The record's `_soupLastModifiedDate`, in milliseconds since the epoch.
     func lastModifiedDate(of record: SoupRecordRow) throws -> Int64?
@@ -67,8 +67,45 @@ struct SoupRecordRow: Hashable, Sendable {
 struct SoupIndexEntry: Hashable, Sendable {
     var entryId: Int64
     /// The indexed value, or `nil` when the index cannot give it back (a `hashed` index holds
-    /// digests only).
-    var value: SmartSQLValue?
+    /// digests only). Text is in its batch's ``SoupIndexBatch/textBytes``.
+    var value: SoupKeyValue?
+}
+
+/// A value as an index key gives it, its text kept as bytes: a group by reads one per row, and
+/// a `String` each (a heap allocation past 15 bytes) cost more than SQLite's whole aggregation
+/// step (decision 0031, amendment).
+enum SoupKeyValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    /// UTF-8 text: `count` bytes at `offset` of the batch's ``SoupIndexBatch/textBytes``.
+    case text(offset: Int, count: Int)
+}
+
+/// One batch of an index walk: its entries, the text bytes of their values, and where to resume.
+struct SoupIndexBatch: Hashable, Sendable {
+    var entries: [SoupIndexEntry] = []
+    /// The UTF-8 text of every `.text` value of ``entries``, one after the other: one buffer per
+    /// batch rather than one `String` per row.
+    var textBytes: [UInt8] = []
+    /// The position to resume from, `nil` when the walk is done.
+    var next: SoupIndexPosition?
+
+    /// The value of `entry` (one of ``entries``) as SQLite holds it.
+    func value(of entry: SoupIndexEntry) -> SmartSQLValue? {
+        entry.value.map(value)
+    }
+
+    /// `value` (of one of ``entries``) as SQLite holds it.
+    func value(_ value: SoupKeyValue) -> SmartSQLValue {
+        switch value {
+        case .null: return .null
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case .text(let offset, let count):
+            return .text(String(decoding: textBytes[offset..<(offset + count)], as: UTF8.self))
+        }
+    }
 }
 
 /// Where an index walk stopped; opaque outside the reader that made it.

@@ -13,8 +13,8 @@ final class SoupTableCursor {
     private struct Row {
         var entryId: Int64
         var record: SoupRecordRow?
-        /// The walked index's value, from its key.
-        var walkedValue: SmartSQLValue?
+        /// The walked index's value, from its key; its text is in ``walkedText``.
+        var walkedValue: SoupKeyValue?
         var indexedValues: [UInt16: SmartSQLValue]?
     }
 
@@ -34,6 +34,8 @@ final class SoupTableCursor {
     /// The numbers of the soup's indexes that have a column.
     private let columnIndexNumbers: [UInt16]
     private var rows: [Row] = []
+    /// The text of the rows' walked values (``SoupIndexBatch/textBytes``).
+    private(set) var walkedText: [UInt8] = []
     private var position = 0
     private var source = Source.done
     private var isDescending = false
@@ -65,6 +67,7 @@ final class SoupTableCursor {
     /// Starts the walk that `plan` describes, with SQLite's operands.
     func start(_ plan: SoupTablePlan, arguments: [Argument]) throws {
         rows = []
+        walkedText = []
         position = 0
         batchSize = Self.batchSizeFirst
         isDescending = plan.isDescending
@@ -110,14 +113,21 @@ final class SoupTableCursor {
             return try currentRecord().flatMap { try reader.lastModifiedDate(of: $0) }.map(SmartSQLValue.integer)
                 ?? .null
         case .index(let index):
-            if walkedIndex == index.number, let value = rows[position].walkedValue {
-                return value
+            if let value = walkedValue(ofIndex: index.number) {
+                return SoupIndexBatch(textBytes: walkedText).value(value)
             }
             if let values = rows[position].indexedValues, let value = values[index.number] {
                 return value
             }
             return try decodeIndexedValues()[index.number] ?? .null
         }
+    }
+
+    /// The current row's value of index `number` as its key gave it, when the walk reads that
+    /// index and can give its values: a column read without building a `String` (its text is in
+    /// ``walkedText``).
+    func walkedValue(ofIndex number: UInt16) -> SoupKeyValue? {
+        walkedIndex == number ? rows[position].walkedValue : nil
     }
 
     /// Decodes the current row's index values: the plan's, once per row, or all of them when
@@ -145,6 +155,7 @@ final class SoupTableCursor {
     /// Reads the next batch, skipping empty ones, until a row is there or the walk is done.
     private func fill() throws {
         rows.removeAll(keepingCapacity: true)
+        walkedText.removeAll(keepingCapacity: true)
         position = 0
         while rows.isEmpty {
             switch source {
@@ -177,10 +188,11 @@ final class SoupTableCursor {
                     source = .done
                     return
                 }
-                let (entries, next) = try reader.indexEntries(
+                let batch = try reader.indexEntries(
                     of: soup, index: index, range: range, descending: isDescending, after: after, limit: batchSize)
-                rows = entries.map { Row(entryId: $0.entryId, walkedValue: $0.value) }
-                if let next {
+                rows = batch.entries.map { Row(entryId: $0.entryId, walkedValue: $0.value) }
+                walkedText = batch.textBytes
+                if let next = batch.next {
                     source = .index(index, ranges: ranges, after: next)
                 } else {
                     source = ranges.count > 1 ? .index(index, ranges: ranges.dropFirst(), after: nil) : .done

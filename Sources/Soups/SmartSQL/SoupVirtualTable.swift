@@ -15,6 +15,9 @@ final class SoupVirtualTable {
     let context: SmartQueryContext
     let soup: SmartSoup
     let columns: [SoupTableColumn]
+    /// The index number of each column that shows an index, by column number: what a row's
+    /// column is looked up by, with no copy of the column's description.
+    private let indexNumbers: [UInt16?]
     private(set) var plans: [SoupTablePlan] = []
     /// The number of each plan in ``plans``.
     private var planNumbers: [SoupTablePlan: Int32] = [:]
@@ -28,6 +31,9 @@ final class SoupVirtualTable {
         self.context = context
         self.soup = soup
         columns = SoupTableColumn.columns(of: soup)
+        indexNumbers = columns.map { column in
+            if case .index(let index) = column { index.number } else { nil }
+        }
     }
 
     /// Forgets what the last execution learned of the soup's size, which the next execution's
@@ -168,6 +174,12 @@ final class SoupVirtualTable {
             sqlite3_result_null(context)
             return
         }
+        // The walked index's column comes from the batch's bytes, as the key gave it: a group by
+        // reads one per row, so this path builds no `String` and copies no column description.
+        if let index = indexNumbers[Int(number)], let value = cursor.walkedValue(ofIndex: index) {
+            Self.result(value, text: cursor.walkedText, into: context)
+            return
+        }
         let column = columns[Int(number)]
         if column == .soup {
             guard let json = try cursor.recordJSON() else {
@@ -182,6 +194,21 @@ final class SoupVirtualTable {
         case .integer(let number): sqlite3_result_int64(context, number)
         case .real(let number): sqlite3_result_double(context, number)
         case .text(let text): SmartSQLConnection.resultText(text, into: context)
+        }
+    }
+
+    /// Gives SQLite `value`, whose text is in `text`; SQLite copies it. Text stays text, integers
+    /// integers, reals reals and NULL NULL, as ``SmartSQLValue``'s path gives them.
+    private static func result(_ value: SoupKeyValue, text: [UInt8], into context: OpaquePointer?) {
+        switch value {
+        case .null: sqlite3_result_null(context)
+        case .integer(let number): sqlite3_result_int64(context, number)
+        case .real(let number): sqlite3_result_double(context, number)
+        case .text(let offset, let count):
+            text.withUnsafeBufferPointer { bytes in
+                SmartSQLConnection.resultText(
+                    UnsafeBufferPointer(rebasing: bytes[offset..<(offset + count)]), into: context)
+            }
         }
     }
 }

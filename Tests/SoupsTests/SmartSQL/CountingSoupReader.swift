@@ -55,7 +55,7 @@ final class CountingSoupReader: SoupReader {
     func indexEntries(
         of soup: SmartSoup, index: SmartSoup.Index, range: SoupIndexRange, descending: Bool,
         after position: SoupIndexPosition?, limit: Int
-    ) throws -> (entries: [SoupIndexEntry], next: SoupIndexPosition?) {
+    ) throws -> SoupIndexBatch {
         try base.indexEntries(
             of: soup, index: index, range: range, descending: descending, after: position, limit: limit)
     }

@@ -1,4 +1,5 @@
 import EventJournal
+import LMDBStore
 import LosslessJSON
 import Testing
 
@@ -40,6 +41,53 @@ import Testing
                 let counting = CountingSoupReader(ProjectionSoupReader(state: state))
                 let rows = try Self.rows(counting, sql)
                 #expect(rows == (try Self.rows(ProjectionSoupReader(state: state), sql, usesIndexes: false)), "\(sql)")
+                #expect(!rows.isEmpty, "\(sql)")
+                #expect(counting.recordsOpened == 0, "\(sql) opened \(counting.recordsOpened) records")
+            }
+        }
+    }
+
+    /// Descending walks of the records' keys and of an index, reading only `_soupEntryId` and
+    /// index columns.
+    static let descendingKeyQueries = [
+        "select {items:_soupEntryId} from {items} order by {items:_soupEntryId} desc",
+        "select {items:_soupEntryId} from {items} where {items:_soupEntryId} between 5 and 20 "
+            + "order by {items:_soupEntryId} desc",
+        "select {items:name}, {items:_soupEntryId} from {items} order by {items:name} desc",
+        "select {items:rank}, {items:name} from {items} where {items:rank} < 3 order by {items:rank} desc",
+        "select {items:score}, count(*) from {items} group by {items:score} order by {items:score} desc",
+    ]
+
+    /// A descending walk reads keys alone, as an ascending one does: with every index value and
+    /// every record damaged (so that opening one, or checking its seal, fails), the queries give
+    /// the rows they gave before.
+    @Test(arguments: [false, true]) func aDescendingWalkOpensNoIndexValueNorRecord(encrypted: Bool) throws {
+        let fixture = try SmartSQLIndexWalkTests.fixture(encryption: encrypted ? Self.key() : nil)
+        let before = try fixture.store.read { state in
+            try Self.descendingKeyQueries.map { try Self.rows(ProjectionSoupReader(state: state), $0) }
+        }
+        for sql in Self.descendingKeyQueries.dropFirst(2) {
+            #expect(try fixture.store.explainSmartQuery(.smart(sql: sql)).joined().contains("index on"), "\(sql)")
+        }
+        let environment = fixture.journal.projectionEnvironment
+        for name in ["soups.index", "soups.records"] {
+            let database = try environment.database(named: name).unsealed
+            try environment.write { transaction in
+                var keys: [[UInt8]] = []
+                try transaction.withCursor(database) { cursor in
+                    try cursor.forEachKeyInPlace { key in
+                        keys.append(Array(key))
+                        return true
+                    }
+                }
+                for key in keys { try transaction.put(database, key: key, value: [0xEE, 0xEE, 0xEE]) }
+            }
+        }
+        try fixture.store.read { state in
+            for (sql, rows) in zip(Self.descendingKeyQueries, before) {
+                let counting = CountingSoupReader(ProjectionSoupReader(state: state))
+                let read = try Self.rows(counting, sql)
+                #expect(read == rows, "\(sql)")
                 #expect(!rows.isEmpty, "\(sql)")
                 #expect(counting.recordsOpened == 0, "\(sql) opened \(counting.recordsOpened) records")
             }
