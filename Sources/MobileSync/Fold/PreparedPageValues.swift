@@ -30,10 +30,10 @@ struct PreparedPageValues {
         self.prepared = prepared
     }
 
-    /// What was made for the record at `position`, if it is for `entryId`.
-    func prepared(_ position: Int, entryId: Int64) -> Prepared? {
-        guard position < prepared.count, let made = prepared[position], made.entryId == entryId else { return nil }
-        return made
+    /// What was made for the record at `position`, for the id it was predicted to get:
+    /// `FetchedRecordWriter.store` uses it only when the record gets that id.
+    func prepared(_ position: Int) -> Prepared? {
+        position < prepared.count ? prepared[position] : nil
     }
 
     /// Makes the values of a page's spliced records, when the page has at least

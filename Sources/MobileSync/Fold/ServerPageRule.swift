@@ -202,7 +202,7 @@ package struct ServerPageRule: SoupFoldRule {
             let stored = spliced == nil ? try whole?() ?? record : record
             let entryId = try writer.store(
                 stored, idValue: idValue, match: match, nextEntryId: &nextEntryId, splicedBytes: spliced,
-                prepared: prepared.prepared(position, entryId: match ?? Int64(nextEntryId)))
+                prepared: prepared.prepared(position))
             try writer.explain(entryId, .fetched(page.syncId, overwriting: overwrites), idValue: idValue)
         }
         try state.putNextEntryId(nextEntryId)

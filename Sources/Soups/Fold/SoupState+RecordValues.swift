@@ -60,11 +60,20 @@ extension SoupState {
     func storedValue(_ json: [UInt8], soupId: UInt32, prepared: PreparedRecordValue? = nil) throws -> [UInt8] {
         let id = try currentDictionaryId(soupId)
         if let prepared, prepared.dictionaryId == id { return prepared.value }
-        guard let id else { return json }
+        guard let dictionary = try currentDictionary(soupId, id: id) else { return json }
+        return StoredRecordValue.stored(json, with: dictionary)
+    }
+
+    /// Dictionary `id`, the current one of soup `soupId` (``currentDictionaryId(_:)``); `nil`
+    /// when the soup has none.
+    /// - Throws: ``SoupError/Code/storage`` when the soup names a dictionary it does not have,
+    ///   or one that is damaged.
+    private func currentDictionary(_ soupId: UInt32, id: UInt32?) throws -> RecordDictionary? {
+        guard let id else { return nil }
         guard let dictionary = try dictionary(soupId, id) else {
             throw SoupError(.storage, "soup \(soupId) names dictionary \(id) as current, which it does not have")
         }
-        return StoredRecordValue.stored(json, with: dictionary)
+        return dictionary
     }
 
     /// The fewest records whose values ``preparedValues(_:soupId:halvesCountMin:)`` compresses
@@ -90,11 +99,9 @@ extension SoupState {
     package func preparedValues(
         _ jsons: [[UInt8]], soupId: UInt32, halvesCountMin: Int = SoupState.valuesInHalvesCountMin
     ) throws -> [PreparedRecordValue] {
-        guard let id = try currentDictionaryId(soupId) else {
+        let id = try currentDictionaryId(soupId)
+        guard let dictionary = try currentDictionary(soupId, id: id) else {
             return jsons.map { PreparedRecordValue(dictionaryId: nil, value: $0) }
-        }
-        guard let dictionary = try dictionary(soupId, id) else {
-            throw SoupError(.storage, "soup \(soupId) names dictionary \(id) as current, which it does not have")
         }
         let values = StoredRecordValue.stored(jsons, with: dictionary, inHalves: jsons.count >= halvesCountMin)
         return values.map { PreparedRecordValue(dictionaryId: id, value: $0) }
